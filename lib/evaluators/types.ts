@@ -1,0 +1,69 @@
+/**
+ * The contract between the runner and an evaluator.
+ *
+ * @module
+ */
+import type { EvalCase } from "../schema/eval_case.ts";
+import type { EvaluatorConfig } from "../schema/evaluator.ts";
+import type { EvaluatorResult, OutputMessage, TraceSummary } from "../schema/result.ts";
+
+/** A request to a judge model. */
+export interface JudgeRequest {
+  /** System prompt. */
+  system: string;
+  /** User prompt. */
+  user: string;
+  /** Model override (an evaluator's `model`). */
+  model?: string;
+}
+
+/** A judge model's reply. */
+export interface JudgeReply {
+  /** The text the judge returned. */
+  text: string;
+  /** The request as sent, redacted (recorded on the evaluator result). */
+  request: unknown;
+}
+
+/** Calls the judge target (through the runner's retry, timeout and redaction machinery). */
+export interface JudgeClient {
+  /** Name of the judge target. */
+  readonly target: string;
+  /** Sends one judge request. Throws when the judge cannot be reached. */
+  complete(request: JudgeRequest, signal: AbortSignal): Promise<JudgeReply>;
+}
+
+/** Everything an evaluator may look at for one case. */
+export interface EvaluationContext {
+  /** The case. */
+  evalCase: EvalCase;
+  /** The candidate answer: last assistant content (objects JSON-stringified). */
+  candidate: string;
+  /** The target's output messages (the trace). */
+  outputMessages: OutputMessage[];
+  /** Summary of the trace (tool counts, tokens, cost, duration). */
+  trace: TraceSummary;
+  /** The rendered prompt the target received. */
+  prompt: string;
+  /** Folder of the eval file (default cwd of code judges; base for prompt files). */
+  evalDir: string;
+  /** Dataset root: prompt files and scripts are resolved inside it. */
+  root: string;
+  /** Per-evaluator timeout in ms (code judges are killed after it). */
+  timeoutMs: number;
+  /** Aborted when the run is interrupted. */
+  signal: AbortSignal;
+  /** The judge, when one is configured. */
+  judge?: JudgeClient;
+  /** Name of the target that produced the answer. */
+  targetName: string;
+}
+
+/** What an evaluator function returns (name, type and weight are filled in by the caller). */
+export type EvaluatorOutcome = Omit<EvaluatorResult, "name" | "type" | "weight">;
+
+/** An evaluator: a small async function from its config and the case context to a result. */
+export type EvaluatorFn<C extends EvaluatorConfig = EvaluatorConfig> = (
+  config: C,
+  context: EvaluationContext,
+) => Promise<EvaluatorOutcome>;

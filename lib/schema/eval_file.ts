@@ -1,0 +1,158 @@
+/**
+ * The eval file format: the YAML file (`evalcases: [...]`), one JSONL line (a case), and the
+ * JSONL sidecar. The input side of these schemas is the published JSON Schema; the output side of
+ * {@link RawEvalCaseSchema} resolves aliases and shorthands (file references are resolved later by
+ * the loader).
+ *
+ * @module
+ */
+import { z } from "zod";
+import { EVALUATOR_TYPES, EvaluatorConfigSchema, RubricListSchema } from "./evaluator.ts";
+import { type Message, RawMessageSchema } from "./message.ts";
+
+/** `execution:` block: `target` plus any other run settings; `evaluators` is a default list. */
+export const ExecutionSchema = z.looseObject({
+  target: z.string({ error: "target must be a string naming a target" }).min(1).optional(),
+  evaluators: z.array(EvaluatorConfigSchema).optional(),
+});
+
+/** The default evaluator kind (`evaluator:`). */
+export const EvaluatorKindSchema = z.enum(EVALUATOR_TYPES, {
+  error: (issue) =>
+    `evaluator '${String(issue.input)}' is not a known evaluator type; expected one of ${
+      EVALUATOR_TYPES.join(", ")
+    }`,
+});
+
+/** Keys accepted on a case that agentv itself does not use (documentation, metadata). */
+const docKeys = {
+  description: z.string().optional(),
+  note: z.string().optional(),
+  notes: z.string().optional(),
+  question: z.string().optional(),
+  reference_answer: z.string().optional(),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+  tags: z.array(z.string()).optional(),
+};
+
+/** Shape of a case's `expected_output`: text, a structured object, or messages. */
+export const ExpectedOutputSchema = z.union([
+  z.string(),
+  z.array(RawMessageSchema),
+  z.record(z.string(), z.unknown()),
+], {
+  error: "expected_output must be a string, an object (structured answer) or a list of messages",
+});
+
+/** One eval case as written in YAML (an `evalcases` item) or as one JSONL line. */
+export const RawEvalCaseSchema = z.strictObject({
+  id: z.string({ error: "id must be a string" }).min(1, { error: "id must not be empty" }),
+  expected_outcome: z.string({ error: "expected_outcome must be a string" }).optional(),
+  outcome: z.string({ error: "outcome must be a string" }).optional(),
+  input: z.union([z.string(), z.array(RawMessageSchema)], {
+    error: "input must be a string (one user message) or a list of messages",
+  }).optional(),
+  input_messages: z.array(RawMessageSchema, {
+    error: "input_messages must be a list of messages",
+  }).optional(),
+  expected_output: ExpectedOutputSchema.optional(),
+  expected_messages: z.array(RawMessageSchema, {
+    error: "expected_messages must be a list of messages",
+  }).optional(),
+  conversation_id: z.string({ error: "conversation_id must be a string" }).optional(),
+  execution: ExecutionSchema.optional(),
+  evaluators: z.array(EvaluatorConfigSchema, { error: "evaluators must be a list" }).optional(),
+  evaluator: EvaluatorKindSchema.optional(),
+  rubrics: RubricListSchema.optional(),
+  ...docKeys,
+}).superRefine((c, ctx) => {
+  const outcome = c.expected_outcome ?? c.outcome;
+  if (outcome === undefined || outcome.trim() === "") {
+    ctx.addIssue({
+      code: "custom",
+      path: [],
+      message:
+        "missing expected_outcome; add `expected_outcome:` describing what a good answer does",
+    });
+  }
+  if (c.input === undefined && c.input_messages === undefined) {
+    ctx.addIssue({
+      code: "custom",
+      path: [],
+      message: "missing input; add `input:` (a string or a list of messages)",
+    });
+  } else if (Array.isArray(c.input ?? c.input_messages) && (c.input ?? c.input_messages)!.length === 0) {
+    ctx.addIssue({
+      code: "custom",
+      path: [c.input !== undefined ? "input" : "input_messages"],
+      message: "input has no messages; add at least one message",
+    });
+  }
+}).transform((c) => {
+  const rawInput = c.input ?? c.input_messages ?? [];
+  const input: Message[] = typeof rawInput === "string"
+    ? [{ role: "user", content: rawInput }]
+    : rawInput as Message[];
+  const rawExpected = c.expected_output ?? c.expected_messages;
+  let expected_output: Message[] = [];
+  if (typeof rawExpected === "string") {
+    expected_output = [{ role: "assistant", content: rawExpected }];
+  } else if (Array.isArray(rawExpected)) {
+    expected_output = rawExpected as Message[];
+  } else if (rawExpected !== undefined) {
+    expected_output = [{ role: "assistant", content: rawExpected }];
+  }
+  return {
+    id: c.id,
+    conversation_id: c.conversation_id,
+    expected_outcome: (c.expected_outcome ?? c.outcome)!,
+    input,
+    expected_output,
+    execution: c.execution,
+    evaluators: c.evaluators,
+    evaluator: c.evaluator,
+    rubrics: c.rubrics,
+  };
+});
+
+/** A case after alias and shorthand resolution, before file-level defaults are applied. */
+export type ParsedEvalCase = z.output<typeof RawEvalCaseSchema>;
+
+/** The top-level mapping of a YAML eval file. */
+export const EvalFileSchema = z.strictObject({
+  $schema: z.string().optional(),
+  description: z.string().optional(),
+  dataset: z.string().optional(),
+  target: z.string().min(1).optional(),
+  execution: ExecutionSchema.optional(),
+  evaluator: EvaluatorKindSchema.optional(),
+  evalcases: z.array(z.unknown(), {
+    error: (issue) =>
+      issue.input === undefined
+        ? "missing evalcases; add `evalcases:` with a list of cases"
+        : "evalcases must be a list of cases",
+  }),
+});
+
+/** The top-level mapping of a YAML eval file (cases are validated one by one). */
+export type EvalFile = z.output<typeof EvalFileSchema>;
+
+/** The JSONL sidecar (`<name>.yaml` beside `<name>.jsonl`). */
+export const SidecarSchema = z.looseObject({
+  $schema: z.string().optional(),
+  description: z.string().optional(),
+  dataset: z.string().optional(),
+  execution: ExecutionSchema.optional(),
+  evaluator: EvaluatorKindSchema.optional(),
+});
+
+/** The JSONL sidecar metadata. */
+export type Sidecar = z.output<typeof SidecarSchema>;
+
+/**
+ * The published JSON Schema of the YAML eval file: the file mapping with `evalcases` items typed
+ * as cases.
+ */
+export const EvalFileDocumentSchema = EvalFileSchema.extend({
+  evalcases: z.array(RawEvalCaseSchema),
+});

@@ -1,0 +1,402 @@
+/**
+ * Evaluator configurations: one zod schema per evaluator type, combined into a discriminated
+ * union on `type`. The schema's input side is the file format (and the published JSON Schema);
+ * its output side is the normalised {@link EvaluatorConfig} (`name` and `weight` always set).
+ *
+ * @module
+ */
+import { z } from "zod";
+
+/** Every evaluator type agentv knows. */
+export const EVALUATOR_TYPES = [
+  "llm_judge",
+  "rubric",
+  "code_judge",
+  "composite",
+  "tool_trajectory",
+  "field_accuracy",
+  "latency",
+  "cost",
+  "token_usage",
+  "equals",
+  "contains",
+  "regex",
+  "is_json",
+  "json_schema",
+] as const;
+
+/** An evaluator type name. */
+export type EvaluatorType = typeof EVALUATOR_TYPES[number];
+
+/** `weight`: a finite number >= 0, default 1. */
+export const WeightSchema = z.number({ error: "weight must be a number >= 0 (e.g. 1 or 0.5)" })
+  .refine(Number.isFinite, { error: "weight must be a finite number >= 0" })
+  .min(0, { error: "weight must be >= 0 (use 0 to report an evaluator without scoring it)" })
+  .default(1);
+
+const common = {
+  name: z.string().min(1, { error: "name must not be empty" }).optional(),
+  weight: WeightSchema,
+};
+
+const nonNegative = (what: string) =>
+  z.number({ error: `${what} must be a number >= 0` }).min(0, {
+    error: `${what} must be >= 0`,
+  });
+
+/** A rubric item: a plain string or `{id?, description, weight?, required?}`. */
+export const RubricItemSchema = z.union([
+  z.string().min(1, { error: "a rubric must not be empty" }),
+  z.strictObject({
+    id: z.string().min(1).optional(),
+    description: z.string({ error: "description of a rubric must be a string" }).min(1, {
+      error: "description of a rubric must not be empty",
+    }),
+    weight: nonNegative("weight of a rubric").default(1),
+    required: z.boolean({ error: "required must be true or false" }).default(true),
+  }),
+], { error: "a rubric must be a string or an object with a description" });
+
+/** A list of rubrics, normalised to `{id, description, weight, required}` (ids `rubric-<n>`). */
+export const RubricListSchema = z.array(RubricItemSchema).min(1, {
+  error: "rubrics must list at least one rubric",
+}).transform((items) =>
+  items.map((item, i) =>
+    typeof item === "string"
+      ? { id: `rubric-${i + 1}`, description: item, weight: 1, required: true }
+      : { ...item, id: item.id ?? `rubric-${i + 1}` }
+  )
+);
+
+/** A normalised rubric item. */
+export type Rubric = z.output<typeof RubricListSchema>[number];
+
+const withName = <T extends { name?: string; type: string }>(v: T) => ({
+  ...v,
+  name: v.name ?? v.type,
+});
+
+/** `llm_judge`: free-form judge (`prompt` file or inline template), or rubric mode. */
+export const LlmJudgeSchema = z.strictObject({
+  type: z.literal("llm_judge"),
+  ...common,
+  prompt: z.string().min(1).optional(),
+  model: z.string().min(1).optional(),
+  rubrics: RubricListSchema.optional(),
+}).transform(withName);
+
+/** `rubric`: the judge checks each rubric; plain strings or objects. */
+export const RubricEvaluatorSchema = z.strictObject({
+  type: z.literal("rubric"),
+  ...common,
+  rubrics: RubricListSchema,
+  model: z.string().min(1).optional(),
+}).transform(withName);
+
+/** `code_judge`: a script reading a JSON payload on stdin, printing a JSON score. */
+export const CodeJudgeSchema = z.looseObject({
+  type: z.literal("code_judge"),
+  ...common,
+  script: z.union([
+    z.string().trim().min(1, { error: "script must not be empty" }),
+    z.array(z.string().trim().min(1, { error: "script arguments must not be empty" })).min(1, {
+      error: "script must list at least the program to run",
+    }),
+  ], { error: "script must be a shell command string or an array of argv strings" }),
+  cwd: z.string().optional(),
+  target: z.union([z.boolean(), z.strictObject({ max_calls: nonNegative("max_calls").optional() })])
+    .optional(),
+  timeout_seconds: z.number().positive().optional(),
+}).transform(withName);
+
+/** An expected tool call in a `tool_trajectory` evaluator. */
+export const ExpectedToolSchema = z.looseObject({
+  tool: z.string({ error: "tool must be a string naming the tool" }).min(1),
+  args: z.unknown().optional(),
+  input: z.unknown().optional(),
+  output: z.unknown().optional(),
+  max_duration_ms: z.number().optional(),
+});
+
+/** `tool_trajectory`: checks the tool calls of the trace. */
+export const ToolTrajectorySchema = z.strictObject({
+  type: z.literal("tool_trajectory"),
+  ...common,
+  mode: z.enum(["any_order", "in_order", "exact"], {
+    error: (issue) =>
+      `mode ${
+        issue.input === undefined ? "is missing" : `'${String(issue.input)}' is not supported`
+      }; expected one of any_order, in_order, exact`,
+  }),
+  minimums: z.record(z.string(), nonNegative("a minimum count")).optional(),
+  expected: z.array(ExpectedToolSchema).optional(),
+}).superRefine((v, ctx) => {
+  if (v.mode === "any_order" && v.minimums === undefined) {
+    ctx.addIssue({
+      code: "custom",
+      message: "any_order mode requires `minimums` (tool name → minimum call count)",
+    });
+  }
+  if (v.mode !== "any_order" && v.expected === undefined) {
+    ctx.addIssue({
+      code: "custom",
+      message: `${v.mode} mode requires \`expected\` (a list of {tool: name})`,
+    });
+  }
+}).transform(withName);
+
+/** A field checked by `field_accuracy`. */
+export const FieldSpecSchema = z.strictObject({
+  path: z.string().min(1),
+  match: z.enum(["exact", "numeric_tolerance", "date"], {
+    error: "match must be one of exact, numeric_tolerance, date",
+  }),
+  required: z.boolean().default(true),
+  weight: nonNegative("weight of a field").default(1),
+  tolerance: nonNegative("tolerance").optional(),
+  relative: z.boolean().optional(),
+  formats: z.array(z.string()).optional(),
+});
+
+/** `field_accuracy`: compares fields of a JSON answer with the expected object. */
+export const FieldAccuracySchema = z.strictObject({
+  type: z.literal("field_accuracy"),
+  ...common,
+  fields: z.array(FieldSpecSchema).min(1, { error: "fields must list at least one field" }),
+  aggregation: z.enum(["weighted_average", "all_or_nothing"]).default("weighted_average"),
+}).transform(withName);
+
+/** `latency`: passes when the call took at most `threshold` ms. */
+export const LatencySchema = z.strictObject({
+  type: z.literal("latency"),
+  ...common,
+  threshold: nonNegative("threshold (milliseconds)"),
+}).transform(withName);
+
+/** `cost`: passes when the call cost at most `budget` USD. */
+export const CostSchema = z.strictObject({
+  type: z.literal("cost"),
+  ...common,
+  budget: nonNegative("budget (USD)"),
+}).transform(withName);
+
+/** `token_usage`: passes when token counts stay within the given limits. */
+export const TokenUsageEvaluatorSchema = z.strictObject({
+  type: z.literal("token_usage"),
+  ...common,
+  max_total: nonNegative("max_total").optional(),
+  max_input: nonNegative("max_input").optional(),
+  max_output: nonNegative("max_output").optional(),
+}).superRefine((v, ctx) => {
+  if (v.max_total === undefined && v.max_input === undefined && v.max_output === undefined) {
+    ctx.addIssue({
+      code: "custom",
+      message: "token_usage needs at least one of max_total, max_input, max_output",
+    });
+  }
+}).transform(withName);
+
+/** `equals`: the answer equals `value` (strings compared after trimming). */
+export const EqualsSchema = z.strictObject({
+  type: z.literal("equals"),
+  ...common,
+  value: z.unknown().refine((v) => v !== undefined, { error: "equals needs a `value`" }),
+  case_sensitive: z.boolean().default(true),
+}).transform(withName);
+
+/** `contains`: the answer contains `value`, or `any`/`all` of `values`. */
+export const ContainsSchema = z.strictObject({
+  type: z.literal("contains"),
+  ...common,
+  value: z.string().optional(),
+  values: z.array(z.string()).min(1).optional(),
+  mode: z.enum(["any", "all"], { error: "mode must be any or all" }).default("all"),
+  case_sensitive: z.boolean().default(true),
+}).superRefine((v, ctx) => {
+  if (v.value === undefined && v.values === undefined) {
+    ctx.addIssue({ code: "custom", message: "contains needs `value` or `values`" });
+  }
+}).transform(withName);
+
+/** `regex`: the answer matches `pattern` (JavaScript syntax, optional `flags`). */
+export const RegexSchema = z.strictObject({
+  type: z.literal("regex"),
+  ...common,
+  pattern: z.string().min(1),
+  flags: z.string().regex(/^[dgimsuvy]*$/, { error: "flags may only contain d g i m s u v y" })
+    .optional(),
+}).superRefine((v, ctx) => {
+  try {
+    new RegExp(v.pattern, v.flags);
+  } catch (e) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["pattern"],
+      message: `pattern is not a valid regular expression: ${(e as Error).message}`,
+    });
+  }
+}).transform(withName);
+
+/** `is_json`: the answer parses as JSON. */
+export const IsJsonSchema = z.strictObject({
+  type: z.literal("is_json"),
+  ...common,
+}).transform(withName);
+
+/** `json_schema`: the answer is JSON that validates against the inline `schema`. */
+export const JsonSchemaEvaluatorSchema = z.strictObject({
+  type: z.literal("json_schema"),
+  ...common,
+  schema: z.record(z.string(), z.unknown()),
+}).transform(withName);
+
+/** Aggregator of a `composite` evaluator; `weighted_average` when omitted. */
+export const AggregatorSchema = z.discriminatedUnion("type", [
+  z.strictObject({
+    type: z.literal("weighted_average"),
+    weights: z.record(z.string(), nonNegative("a member weight")).optional(),
+  }),
+  z.strictObject({
+    type: z.literal("code_judge"),
+    path: z.string().min(1).optional(),
+    script: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).optional(),
+    cwd: z.string().optional(),
+  }),
+  z.strictObject({
+    type: z.literal("llm_judge"),
+    prompt: z.string().min(1).optional(),
+    model: z.string().min(1).optional(),
+  }),
+], { error: "aggregator type must be one of weighted_average, code_judge, llm_judge" });
+
+/** `composite`: runs member evaluators and aggregates their results. */
+export const CompositeSchema: z.ZodType<CompositeConfig, CompositeInput> = z.strictObject({
+  type: z.literal("composite"),
+  ...common,
+  get evaluators() {
+    return z.array(EvaluatorConfigSchema).min(1, {
+      error: "composite needs at least one member evaluator",
+    });
+  },
+  aggregator: AggregatorSchema.default({ type: "weighted_average" }),
+}).transform(withName);
+
+/** Input (file) shape of a composite evaluator. */
+export interface CompositeInput {
+  /** Always `composite`. */
+  type: "composite";
+  /** Name, defaults to the type. */
+  name?: string;
+  /** Weight in the case score. */
+  weight?: number;
+  /** Member evaluators. */
+  evaluators: EvaluatorConfigInput[];
+  /** How members are combined. */
+  aggregator?: z.input<typeof AggregatorSchema>;
+}
+
+/** Normalised composite evaluator. */
+export interface CompositeConfig {
+  /** Always `composite`. */
+  type: "composite";
+  /** Name (defaults to the type). */
+  name: string;
+  /** Weight in the case score. */
+  weight: number;
+  /** Member evaluators. */
+  evaluators: EvaluatorConfig[];
+  /** How members are combined. */
+  aggregator: z.output<typeof AggregatorSchema>;
+}
+
+/** Any evaluator configuration, discriminated on `type`. */
+export const EvaluatorConfigSchema: z.ZodType<EvaluatorConfig, EvaluatorConfigInput> = z
+  .discriminatedUnion("type", [
+    LlmJudgeSchema,
+    RubricEvaluatorSchema,
+    CodeJudgeSchema,
+    CompositeSchema as unknown as typeof LlmJudgeSchema,
+    ToolTrajectorySchema,
+    FieldAccuracySchema,
+    LatencySchema,
+    CostSchema,
+    TokenUsageEvaluatorSchema,
+    EqualsSchema,
+    ContainsSchema,
+    RegexSchema,
+    IsJsonSchema,
+    JsonSchemaEvaluatorSchema,
+  ], {
+    error: (issue) =>
+      issue.code === "invalid_union" && "note" in issue
+        ? `evaluator type ${
+          (issue.input as { type?: unknown })?.type === undefined
+            ? "is missing"
+            : `'${String((issue.input as { type?: unknown }).type)}' is not supported`
+        }; expected one of ${EVALUATOR_TYPES.join(", ")}`
+        : undefined,
+  }) as unknown as z.ZodType<EvaluatorConfig, EvaluatorConfigInput>;
+
+/** A normalised `llm_judge` config. */
+export type LlmJudgeConfig = z.output<typeof LlmJudgeSchema>;
+/** A normalised `rubric` config. */
+export type RubricConfig = z.output<typeof RubricEvaluatorSchema>;
+/** A normalised `code_judge` config (extra keys are passed to the script as `config`). */
+export type CodeJudgeConfig = z.output<typeof CodeJudgeSchema>;
+/** A normalised `tool_trajectory` config. */
+export type ToolTrajectoryConfig = z.output<typeof ToolTrajectorySchema>;
+/** A normalised `field_accuracy` config. */
+export type FieldAccuracyConfig = z.output<typeof FieldAccuracySchema>;
+/** A normalised `latency` config. */
+export type LatencyConfig = z.output<typeof LatencySchema>;
+/** A normalised `cost` config. */
+export type CostConfig = z.output<typeof CostSchema>;
+/** A normalised `token_usage` config. */
+export type TokenUsageConfig = z.output<typeof TokenUsageEvaluatorSchema>;
+/** A normalised `equals` config. */
+export type EqualsConfig = z.output<typeof EqualsSchema>;
+/** A normalised `contains` config. */
+export type ContainsConfig = z.output<typeof ContainsSchema>;
+/** A normalised `regex` config. */
+export type RegexConfig = z.output<typeof RegexSchema>;
+/** A normalised `is_json` config. */
+export type IsJsonConfig = z.output<typeof IsJsonSchema>;
+/** A normalised `json_schema` config. */
+export type JsonSchemaConfig = z.output<typeof JsonSchemaEvaluatorSchema>;
+
+/**
+ * A normalised evaluator configuration: every variant has `name`, `type` and `weight`, plus its
+ * own options.
+ */
+export type EvaluatorConfig =
+  | LlmJudgeConfig
+  | RubricConfig
+  | CodeJudgeConfig
+  | CompositeConfig
+  | ToolTrajectoryConfig
+  | FieldAccuracyConfig
+  | LatencyConfig
+  | CostConfig
+  | TokenUsageConfig
+  | EqualsConfig
+  | ContainsConfig
+  | RegexConfig
+  | IsJsonConfig
+  | JsonSchemaConfig;
+
+/** An evaluator configuration as written in a file. */
+export type EvaluatorConfigInput =
+  | z.input<typeof LlmJudgeSchema>
+  | z.input<typeof RubricEvaluatorSchema>
+  | z.input<typeof CodeJudgeSchema>
+  | CompositeInput
+  | z.input<typeof ToolTrajectorySchema>
+  | z.input<typeof FieldAccuracySchema>
+  | z.input<typeof LatencySchema>
+  | z.input<typeof CostSchema>
+  | z.input<typeof TokenUsageEvaluatorSchema>
+  | z.input<typeof EqualsSchema>
+  | z.input<typeof ContainsSchema>
+  | z.input<typeof RegexSchema>
+  | z.input<typeof IsJsonSchema>
+  | z.input<typeof JsonSchemaEvaluatorSchema>;

@@ -1,0 +1,106 @@
+/**
+ * The contract between the runner and a target provider.
+ *
+ * @module
+ */
+import type { EvalCase } from "../schema/eval_case.ts";
+import type { OutputMessage, TokenUsage } from "../schema/result.ts";
+
+/** A chat message sent to an HTTP model (text only; guidelines already folded in). */
+export interface ChatMessage {
+  /** `system`, `user` or `assistant`. */
+  role: "system" | "user" | "assistant";
+  /** Text content. */
+  content: string;
+}
+
+/** What the runner asks a target to do for one case attempt. */
+export interface TargetRequest {
+  /** The case being evaluated. */
+  evalCase: EvalCase;
+  /** The rendered prompt text (guidelines first), for CLI targets and `{PROMPT}`. */
+  prompt: string;
+  /** The chat form of the prompt, for HTTP model targets. */
+  messages: ChatMessage[];
+  /** Guidelines text alone (`{GUIDELINES}`). */
+  guidelines: string;
+  /** Attempt number, 0-based (`{ATTEMPT}`). */
+  attempt: number;
+  /** Folder of the eval file the case came from (default cwd of CLI targets and judges). */
+  evalDir: string;
+  /** Aborted on timeout or interruption; providers must stop promptly. */
+  signal: AbortSignal;
+  /** Overrides for this call (judges: `model`, `temperature`, `max_tokens`). */
+  overrides?: { model?: string; temperature?: number; max_tokens?: number };
+}
+
+/** What a target returns: the trace plus whatever metrics it can report. */
+export interface TargetResponse {
+  /** Output messages; the candidate answer is the last assistant content. */
+  output_messages: OutputMessage[];
+  /** Token counts, when the provider reports them. */
+  token_usage?: TokenUsage;
+  /** Cost in USD, when reported or computed from `pricing`. */
+  cost_usd?: number;
+  /** Duration reported by the target itself (the runner measures its own too). */
+  duration_ms?: number;
+  /** The request as sent, secrets redacted (for `--verbose` and results). */
+  request?: unknown;
+}
+
+/** A provider failure with enough information to decide on a retry. */
+export class TargetError extends Error {
+  /** HTTP status, when there was a response. */
+  readonly status?: number;
+  /** Whether the runner may retry (408/429/5xx, connection errors, timeouts). */
+  readonly retryable: boolean;
+  /** Server-requested delay before the next attempt (`Retry-After`), in ms. */
+  readonly retryAfterMs?: number;
+
+  /** Creates a target error. */
+  constructor(
+    message: string,
+    options: { status?: number; retryable?: boolean; retryAfterMs?: number; cause?: unknown } =
+      {},
+  ) {
+    super(message, { cause: options.cause });
+    this.name = "TargetError";
+    this.status = options.status;
+    this.retryable = options.retryable ?? false;
+    this.retryAfterMs = options.retryAfterMs;
+  }
+}
+
+/** Retry settings of a target (`max_retries`, `retry_*` in targets.yaml). */
+export interface RetryPolicy {
+  /** Retries after the first attempt (default 3). */
+  maxRetries: number;
+  /** First backoff delay in ms (default 1000). */
+  initialDelayMs: number;
+  /** Largest backoff delay in ms (default 60000). */
+  maxDelayMs: number;
+  /** Multiplier per retry (default 2). */
+  backoffFactor: number;
+  /** HTTP statuses that are retried (default 408, 429, 500, 502, 503, 504). */
+  retryStatusCodes: number[];
+}
+
+/** A resolved, ready-to-call target. */
+export interface Target {
+  /** Target name from targets.yaml. */
+  readonly name: string;
+  /** Provider kind (`openai`, `azure`, `anthropic`, `gemini`, `cli`, `mock`). */
+  readonly provider: string;
+  /** Name of the target that judges this one's answers. */
+  readonly judgeTarget?: string;
+  /** Cap on concurrent calls to this target. */
+  readonly workers?: number;
+  /** Retry policy for calls to this target. */
+  readonly retry: RetryPolicy;
+  /** Every secret value this target holds, so outputs can be redacted. */
+  readonly secrets: readonly string[];
+  /** Runs once before the first call (CLI healthcheck); absent when not needed. */
+  healthcheck?(signal: AbortSignal): Promise<void>;
+  /** Sends one attempt. Throws {@link TargetError} on failure. */
+  invoke(request: TargetRequest): Promise<TargetResponse>;
+}
