@@ -57,6 +57,8 @@ export interface EvaluationContext {
   judge?: JudgeClient;
   /** Name of the target that produced the answer. */
   targetName: string;
+  /** Runs another evaluator (composite members); provided by the evaluator registry. */
+  runEvaluator: (config: EvaluatorConfig, context: EvaluationContext) => Promise<EvaluatorResult>;
 }
 
 /** What an evaluator function returns (name, type and weight are filled in by the caller). */

@@ -1,0 +1,76 @@
+/**
+ * The contract every CLI command implements. `main.ts` builds a {@link CommandIO} from the real
+ * process; tests build one from buffers. Commands never call `Deno.exit` or read `Deno.args`.
+ *
+ * @module
+ */
+
+/** Where a command writes, and what it may know about the process. */
+export interface CommandIO {
+  /** Writes to standard output. */
+  stdout(text: string): void;
+  /** Writes to standard error. */
+  stderr(text: string): void;
+  /** Whether stdout is a terminal (live progress lines, colours). */
+  isTTY: boolean;
+  /** Whether colours are allowed (TTY and no `NO_COLOR`). */
+  color: boolean;
+  /** Reads an environment variable. */
+  env(name: string): string | undefined;
+  /** The whole environment (for `${{ VAR }}` interpolation). */
+  envAll(): Record<string, string>;
+  /** Current working directory. */
+  cwd: string;
+  /** Aborted on the first Ctrl-C. */
+  signal: AbortSignal;
+}
+
+/** An option of a command, in `node:util` `parseArgs` form plus help text. */
+export interface OptionSpec {
+  /** `string` or `boolean`. */
+  type: "string" | "boolean";
+  /** One-letter alias. */
+  short?: string;
+  /** Whether it may be given several times. */
+  multiple?: boolean;
+  /** Help text. */
+  description: string;
+  /** Placeholder shown in help (e.g. `NAME`). */
+  valueName?: string;
+}
+
+/** Parsed arguments handed to a command. */
+export interface ParsedArgs {
+  /** Option values by long name. */
+  values: Record<string, string | boolean | string[] | boolean[] | undefined>;
+  /** Positional arguments. */
+  positionals: string[];
+}
+
+/** A CLI command. */
+export interface Command {
+  /** Name as typed (`validate`, `run`, `generate rubrics`). */
+  name: string;
+  /** Other names (`eval` for `run`). */
+  aliases?: string[];
+  /** One line for `agentv --help`. */
+  summary: string;
+  /** Usage line, e.g. `agentv validate <file|folder|glob>... [options]`. */
+  usage: string;
+  /** Options by long name. `--help` is added by the dispatcher. */
+  options: Record<string, OptionSpec>;
+  /** Runs the command; resolves to the exit code (0, 1, 2 or 130). */
+  run(args: ParsedArgs, io: CommandIO): Promise<number>;
+}
+
+/** A user mistake in the command line or configuration: exit code 2, no stack trace. */
+export class UsageError extends Error {
+  /** Optional hint printed after the message. */
+  readonly hint?: string;
+  /** Creates a usage error. */
+  constructor(message: string, hint?: string) {
+    super(message);
+    this.name = "UsageError";
+    this.hint = hint;
+  }
+}
