@@ -7,14 +7,24 @@
  * @module
  */
 import { z } from "zod";
-import { EVALUATOR_TYPES, EvaluatorConfigSchema, RubricListSchema } from "./evaluator.ts";
+import {
+  EVALUATOR_TYPES,
+  EvaluatorConfigSchema,
+  RubricListSchema,
+  SimpleEvaluatorConfigSchema,
+} from "./evaluator.ts";
 import { type Message, RawMessageSchema } from "./message.ts";
 
 /** `execution:` block: `target` plus any other run settings; `evaluators` is a default list. */
-export const ExecutionSchema = z.looseObject({
-  target: z.string({ error: "target must be a string naming a target" }).min(1).optional(),
-  evaluators: z.array(EvaluatorConfigSchema).optional(),
-});
+export const ExecutionSchema = executionSchema(EvaluatorConfigSchema);
+
+/** Builds the `execution:` schema over an evaluator schema (full or {@link SimpleEvaluatorConfigSchema}). */
+function executionSchema(evaluator: typeof EvaluatorConfigSchema) {
+  return z.looseObject({
+    target: z.string({ error: "target must be a string naming a target" }).min(1).optional(),
+    evaluators: z.array(evaluator).optional(),
+  });
+}
 
 /** The default evaluator kind (`evaluator:`). */
 export const EvaluatorKindSchema = z.enum(EVALUATOR_TYPES, {
@@ -45,75 +55,106 @@ export const ExpectedOutputSchema = z.union([
 });
 
 /** One eval case as written in YAML (an `evalcases` item) or as one JSONL line. */
-export const RawEvalCaseSchema = z.strictObject({
-  id: z.string({ error: "id must be a string" }).min(1, { error: "id must not be empty" }),
-  expected_outcome: z.string({ error: "expected_outcome must be a string" }).optional(),
-  outcome: z.string({ error: "outcome must be a string" }).optional(),
-  input: z.union([z.string(), z.array(RawMessageSchema)], {
-    error: "input must be a string (one user message) or a list of messages",
-  }).optional(),
-  input_messages: z.array(RawMessageSchema, {
-    error: "input_messages must be a list of messages",
-  }).optional(),
-  expected_output: ExpectedOutputSchema.optional(),
-  expected_messages: z.array(RawMessageSchema, {
-    error: "expected_messages must be a list of messages",
-  }).optional(),
-  conversation_id: z.string({ error: "conversation_id must be a string" }).optional(),
-  execution: ExecutionSchema.optional(),
-  evaluators: z.array(EvaluatorConfigSchema, { error: "evaluators must be a list" }).optional(),
-  evaluator: EvaluatorKindSchema.optional(),
-  rubrics: RubricListSchema.optional(),
-  ...docKeys,
-}).superRefine((c, ctx) => {
-  const outcome = c.expected_outcome ?? c.outcome;
-  if (outcome === undefined || outcome.trim() === "") {
-    ctx.addIssue({
-      code: "custom",
-      path: [],
-      message:
-        "missing expected_outcome; add `expected_outcome:` describing what a good answer does",
-    });
-  }
-  if (c.input === undefined && c.input_messages === undefined) {
-    ctx.addIssue({
-      code: "custom",
-      path: [],
-      message: "missing input; add `input:` (a string or a list of messages)",
-    });
-  } else if (Array.isArray(c.input ?? c.input_messages) && (c.input ?? c.input_messages)!.length === 0) {
-    ctx.addIssue({
-      code: "custom",
-      path: [c.input !== undefined ? "input" : "input_messages"],
-      message: "input has no messages; add at least one message",
-    });
-  }
-}).transform((c) => {
-  const rawInput = c.input ?? c.input_messages ?? [];
-  const input: Message[] = typeof rawInput === "string"
-    ? [{ role: "user", content: rawInput }]
-    : rawInput as Message[];
-  const rawExpected = c.expected_output ?? c.expected_messages;
-  let expected_output: Message[] = [];
-  if (typeof rawExpected === "string") {
-    expected_output = [{ role: "assistant", content: rawExpected }];
-  } else if (Array.isArray(rawExpected)) {
-    expected_output = rawExpected as Message[];
-  } else if (rawExpected !== undefined) {
-    expected_output = [{ role: "assistant", content: rawExpected }];
-  }
-  return {
-    id: c.id,
-    conversation_id: c.conversation_id,
-    expected_outcome: (c.expected_outcome ?? c.outcome)!,
-    input,
-    expected_output,
-    execution: c.execution,
-    evaluators: c.evaluators,
-    evaluator: c.evaluator,
-    rubrics: c.rubrics,
-  };
-});
+export const RawEvalCaseSchema = rawEvalCaseSchema(EvaluatorConfigSchema);
+
+/**
+ * A compiled (`z.compile`) fast parser for cases without `composite` evaluators. It accepts a
+ * subset of {@link RawEvalCaseSchema} and returns the same output; use {@link parseRawEvalCase},
+ * which falls back to the full schema whenever the fast parser rejects a value.
+ */
+export const FastRawEvalCaseSchema = z.compile(rawEvalCaseSchema(SimpleEvaluatorConfigSchema));
+
+/**
+ * Validates one raw case: the compiled fast path first, then {@link RawEvalCaseSchema} (whose
+ * issues are the ones reported) when the fast path rejects it.
+ *
+ * @example
+ * ```ts
+ * const r = parseRawEvalCase({ id: "a", expected_outcome: "Goal", input: "Hi" });
+ * // r.success === true; r.data.input = [{ role: "user", content: "Hi" }]
+ * ```
+ */
+export function parseRawEvalCase(
+  value: unknown,
+): z.ZodSafeParseResult<z.output<typeof RawEvalCaseSchema>> {
+  const fast = FastRawEvalCaseSchema.safeParse(value);
+  return fast.success ? fast : RawEvalCaseSchema.safeParse(value);
+}
+
+/** Builds the case schema over an evaluator schema (full or {@link SimpleEvaluatorConfigSchema}). */
+function rawEvalCaseSchema(evaluator: typeof EvaluatorConfigSchema) {
+  return z.strictObject({
+    id: z.string({ error: "id must be a string" }).min(1, { error: "id must not be empty" }),
+    expected_outcome: z.string({ error: "expected_outcome must be a string" }).optional(),
+    outcome: z.string({ error: "outcome must be a string" }).optional(),
+    input: z.union([z.string(), z.array(RawMessageSchema)], {
+      error: "input must be a string (one user message) or a list of messages",
+    }).optional(),
+    input_messages: z.array(RawMessageSchema, {
+      error: "input_messages must be a list of messages",
+    }).optional(),
+    expected_output: ExpectedOutputSchema.optional(),
+    expected_messages: z.array(RawMessageSchema, {
+      error: "expected_messages must be a list of messages",
+    }).optional(),
+    conversation_id: z.string({ error: "conversation_id must be a string" }).optional(),
+    execution: executionSchema(evaluator).optional(),
+    evaluators: z.array(evaluator, { error: "evaluators must be a list" }).optional(),
+    evaluator: EvaluatorKindSchema.optional(),
+    rubrics: RubricListSchema.optional(),
+    ...docKeys,
+  }).superRefine((c, ctx) => {
+    const outcome = c.expected_outcome ?? c.outcome;
+    if (outcome === undefined || outcome.trim() === "") {
+      ctx.addIssue({
+        code: "custom",
+        path: [],
+        message:
+          "missing expected_outcome; add `expected_outcome:` describing what a good answer does",
+      });
+    }
+    if (c.input === undefined && c.input_messages === undefined) {
+      ctx.addIssue({
+        code: "custom",
+        path: [],
+        message: "missing input; add `input:` (a string or a list of messages)",
+      });
+    } else if (
+      Array.isArray(c.input ?? c.input_messages) && (c.input ?? c.input_messages)!.length === 0
+    ) {
+      ctx.addIssue({
+        code: "custom",
+        path: [c.input !== undefined ? "input" : "input_messages"],
+        message: "input has no messages; add at least one message",
+      });
+    }
+  }).transform((c) => {
+    const rawInput = c.input ?? c.input_messages ?? [];
+    const input: Message[] = typeof rawInput === "string"
+      ? [{ role: "user", content: rawInput }]
+      : rawInput as Message[];
+    const rawExpected = c.expected_output ?? c.expected_messages;
+    let expected_output: Message[] = [];
+    if (typeof rawExpected === "string") {
+      expected_output = [{ role: "assistant", content: rawExpected }];
+    } else if (Array.isArray(rawExpected)) {
+      expected_output = rawExpected as Message[];
+    } else if (rawExpected !== undefined) {
+      expected_output = [{ role: "assistant", content: rawExpected }];
+    }
+    return {
+      id: c.id,
+      conversation_id: c.conversation_id,
+      expected_outcome: (c.expected_outcome ?? c.outcome)!,
+      input,
+      expected_output,
+      execution: c.execution,
+      evaluators: c.evaluators,
+      evaluator: c.evaluator,
+      rubrics: c.rubrics,
+    };
+  });
+}
 
 /** A case after alias and shorthand resolution, before file-level defaults are applied. */
 export type ParsedEvalCase = z.output<typeof RawEvalCaseSchema>;

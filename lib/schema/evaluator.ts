@@ -337,6 +337,28 @@ export const EvaluatorConfigSchema: z.ZodType<EvaluatorConfig, EvaluatorConfigIn
         : undefined,
   }) as unknown as z.ZodType<EvaluatorConfig, EvaluatorConfigInput>;
 
+/**
+ * Every evaluator type except `composite`. Unlike {@link EvaluatorConfigSchema} it is not
+ * recursive, so `z.compile` can generate a fast parser for schemas built on it (the loader's fast
+ * path; anything it rejects is re-checked with the full schema).
+ */
+export const SimpleEvaluatorConfigSchema: z.ZodType<EvaluatorConfig, EvaluatorConfigInput> = z
+  .discriminatedUnion("type", [
+    LlmJudgeSchema,
+    RubricEvaluatorSchema,
+    CodeJudgeSchema,
+    ToolTrajectorySchema,
+    FieldAccuracySchema,
+    LatencySchema,
+    CostSchema,
+    TokenUsageEvaluatorSchema,
+    EqualsSchema,
+    ContainsSchema,
+    RegexSchema,
+    IsJsonSchema,
+    JsonSchemaEvaluatorSchema,
+  ]) as unknown as z.ZodType<EvaluatorConfig, EvaluatorConfigInput>;
+
 /** A normalised `llm_judge` config. */
 export type LlmJudgeConfig = z.output<typeof LlmJudgeSchema>;
 /** A normalised `rubric` config. */

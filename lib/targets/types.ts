@@ -56,18 +56,26 @@ export class TargetError extends Error {
   readonly retryable: boolean;
   /** Server-requested delay before the next attempt (`Retry-After`), in ms. */
   readonly retryAfterMs?: number;
+  /** Attempts made before giving up (set by `invokeWithRetry`). */
+  readonly attempts?: number;
 
   /** Creates a target error. */
   constructor(
     message: string,
-    options: { status?: number; retryable?: boolean; retryAfterMs?: number; cause?: unknown } =
-      {},
+    options: {
+      status?: number;
+      retryable?: boolean;
+      retryAfterMs?: number;
+      cause?: unknown;
+      attempts?: number;
+    } = {},
   ) {
     super(message, { cause: options.cause });
     this.name = "TargetError";
     this.status = options.status;
     this.retryable = options.retryable ?? false;
     this.retryAfterMs = options.retryAfterMs;
+    this.attempts = options.attempts;
   }
 }
 

@@ -1,0 +1,228 @@
+/**
+ * Runner benchmarks (issue 3 §6):
+ * (a) 2,000 cases against a loopback OpenAI-compatible server answering after 50 ms, 32 workers:
+ *     wall time must be at most 1.1 × ceil(N/W) · 50 ms;
+ * (b) 10,000 cases against the zero-latency `mock` provider: wall/N at most 1 ms and peak RSS
+ *     under 200 MB.
+ * Each measurement runs in its own subprocess so RSS is not inflated by other benchmarks.
+ *
+ *   deno run -A --unstable-worker-options bench/run_bench.ts            # both, table
+ *   deno run -A bench/run_bench.ts --only latency|overhead              # one, JSON on stdout
+ *
+ * @module
+ */
+import { join } from "node:path";
+import { runEval } from "../lib/runner/run_eval.ts";
+import type { EvalCase } from "../lib/schema/eval_case.ts";
+
+/** One measured bar. */
+export interface BenchRow {
+  /** What was measured. */
+  name: string;
+  /** Measured value. */
+  measured: number;
+  /** The bar it must meet (measured <= bar). */
+  bar: number;
+  /** Unit of both. */
+  unit: string;
+  /** measured <= bar. */
+  ok: boolean;
+}
+
+function makeCases(n: number): EvalCase[] {
+  const cases: EvalCase[] = [];
+  for (let i = 0; i < n; i++) {
+    cases.push({
+      id: `case-${i}`,
+      dataset: "bench",
+      expected_outcome: "Answers ok",
+      input: [{ role: "user", content: `Question number ${i}: say ok` }],
+      expected_output: [],
+      execution: { target: "default" },
+      evaluator: "llm_judge",
+      evaluators: [{
+        type: "contains",
+        name: "contains",
+        weight: 1,
+        value: "ok",
+        mode: "all",
+        case_sensitive: true,
+      }],
+      guideline_paths: [],
+      file_paths: [],
+    });
+  }
+  return cases;
+}
+
+async function withTempDir<T>(fn: (dir: string) => Promise<T>): Promise<T> {
+  const dir = await Deno.makeTempDir({ prefix: "agentv-bench-" });
+  try {
+    return await fn(dir);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+async function runCases(dir: string, targetsYaml: string, n: number, workers: number) {
+  await Deno.mkdir(join(dir, ".agentv"), { recursive: true });
+  const targetsFile = join(dir, ".agentv", "targets.yaml");
+  await Deno.writeTextFile(targetsFile, targetsYaml);
+  const cases = makeCases(n);
+  let peakRss = Deno.memoryUsage().rss;
+  const sampler = setInterval(() => {
+    peakRss = Math.max(peakRss, Deno.memoryUsage().rss);
+  }, 10);
+  const start = performance.now();
+  try {
+    const { summary } = await runEval({
+      sets: [{ file: join(dir, "bench.jsonl"), root: dir, evalDir: dir, cases }],
+      targetsFile,
+      workers,
+      timeoutMs: 30_000,
+      out: join(dir, "results.jsonl"),
+      env: {},
+      cwd: dir,
+    });
+    const wallMs = performance.now() - start;
+    peakRss = Math.max(peakRss, Deno.memoryUsage().rss);
+    if (summary.errors.length > 0 || summary.total !== n) {
+      throw new Error(
+        `bench run had ${summary.errors.length} errors / ${summary.total} rows: ${
+          summary.errors[0]?.error
+        }`,
+      );
+    }
+    return { wallMs, peakRssMb: peakRss / 1024 / 1024 };
+  } finally {
+    clearInterval(sampler);
+  }
+}
+
+/** (a) N cases at W workers against a loopback server with fixed latency. */
+export async function benchLatency(n = 2000, workers = 32, latencyMs = 50): Promise<BenchRow[]> {
+  const body = JSON.stringify({
+    id: "chatcmpl-bench",
+    object: "chat.completion",
+    choices: [{ index: 0, message: { role: "assistant", content: "ok" }, finish_reason: "stop" }],
+    usage: { prompt_tokens: 5, completion_tokens: 1, total_tokens: 6 },
+  });
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    async (req) => {
+      await req.arrayBuffer();
+      await new Promise((r) => setTimeout(r, latencyMs));
+      return new Response(body, { headers: { "content-type": "application/json" } });
+    },
+  );
+  try {
+    const url = `http://127.0.0.1:${server.addr.port}/v1`;
+    const { wallMs } = await withTempDir((dir) =>
+      runCases(
+        dir,
+        `targets:\n  - name: default\n    provider: openai\n    base_url: ${url}\n    api_key: sk-bench\n    model: bench\n`,
+        n,
+        workers,
+      )
+    );
+    const ideal = Math.ceil(n / workers) * latencyMs;
+    return [{
+      name: `(a) ${n} cases, ${latencyMs} ms loopback, ${workers} workers: wall time`,
+      measured: Math.round(wallMs),
+      bar: Math.round(ideal * 1.1),
+      unit: "ms",
+      ok: wallMs <= ideal * 1.1,
+    }, {
+      name: "(a) wall / ideal ceil(N/W)·latency",
+      measured: Number((wallMs / ideal).toFixed(3)),
+      bar: 1.1,
+      unit: "×",
+      ok: wallMs / ideal <= 1.1,
+    }];
+  } finally {
+    await server.shutdown();
+  }
+}
+
+/** (b) N cases against the zero-latency mock provider: per-case overhead and peak RSS. */
+export async function benchOverhead(n = 10_000, workers = 4): Promise<BenchRow[]> {
+  const { wallMs, peakRssMb } = await withTempDir((dir) =>
+    runCases(dir, `targets:\n  - name: default\n    provider: mock\n    response: ok\n`, n, workers)
+  );
+  const perCase = wallMs / n;
+  return [{
+    name: `(b) ${n} cases, mock target: runner overhead per case`,
+    measured: Number(perCase.toFixed(3)),
+    bar: 1,
+    unit: "ms",
+    ok: perCase <= 1,
+  }, {
+    name: `(b) ${n} cases, mock target: peak RSS`,
+    measured: Math.round(peakRssMb),
+    bar: 200,
+    unit: "MB",
+    ok: peakRssMb < 200,
+  }];
+}
+
+/** Runs one benchmark in a fresh subprocess and returns its rows. */
+async function inSubprocess(which: "latency" | "overhead"): Promise<BenchRow[]> {
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--allow-read",
+      "--allow-write",
+      "--allow-env",
+      "--allow-net=127.0.0.1",
+      "--allow-run",
+      new URL(import.meta.url).pathname,
+      "--only",
+      which,
+    ],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const text = new TextDecoder().decode(output.stdout);
+  if (!output.success) {
+    throw new Error(`${which} benchmark failed:\n${new TextDecoder().decode(output.stderr)}`);
+  }
+  return JSON.parse(text.trim().split("\n").pop()!) as BenchRow[];
+}
+
+/**
+ * Runs both runner benchmarks, each in its own subprocess.
+ *
+ * @example
+ * ```ts ignore
+ * import { benchRunner } from "./run_bench.ts";
+ * const rows = await benchRunner();
+ * console.log(rows.every((r) => r.ok));
+ * ```
+ */
+export async function benchRunner(): Promise<BenchRow[]> {
+  return [...await inSubprocess("latency"), ...await inSubprocess("overhead")];
+}
+
+/** Formats rows as a table. */
+export function formatTable(rows: readonly BenchRow[]): string {
+  const width = Math.max(...rows.map((r) => r.name.length));
+  const lines = rows.map((r) =>
+    `${r.ok ? "ok  " : "MISS"}  ${r.name.padEnd(width)}  ${String(r.measured).padStart(8)} ${
+      r.unit.padEnd(2)
+    }  (bar ${r.bar} ${r.unit})`
+  );
+  return lines.join("\n");
+}
+
+if (import.meta.main) {
+  const i = Deno.args.indexOf("--only");
+  if (i !== -1) {
+    const which = Deno.args[i + 1];
+    const rows = which === "latency" ? await benchLatency() : await benchOverhead();
+    console.log(JSON.stringify(rows));
+  } else {
+    const rows = await benchRunner();
+    console.log(formatTable(rows));
+    if (!rows.every((r) => r.ok)) Deno.exit(1);
+  }
+}

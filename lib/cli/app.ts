@@ -1,0 +1,161 @@
+/**
+ * The CLI dispatcher: finds the command, parses its arguments, runs it, and turns failures into
+ * exit codes. User mistakes ({@link UsageError}, {@link EvalLoadError}) print a message and exit 2
+ * without a stack trace; anything else is a bug in agentv and prints the stack (exit 70).
+ *
+ * @module
+ */
+import denoJson from "../../deno.json" with { type: "json" };
+import { EvalLoadError } from "../loader/errors.ts";
+import { suggest } from "../text/suggest.ts";
+import { parseCommandArgs } from "./args.ts";
+import { type Command, type CommandIO, UsageError } from "./command.ts";
+import { COMMANDS } from "./commands.ts";
+import { formatCommandHelp, formatMainHelp, formatShortUsage } from "./help.ts";
+import { createPaint, createSourceReader, renderDiagnostics } from "./render.ts";
+
+/** The agentv version (from `deno.json`). */
+export const VERSION: string = denoJson.version;
+
+/** Exit code of an internal error (a bug in agentv): EX_SOFTWARE. */
+export const EXIT_INTERNAL = 70;
+
+/** Options for {@link runCli}. */
+export interface RunCliOptions {
+  /** The commands to dispatch to (default: the static list in `commands.ts`). */
+  commands?: readonly Command[];
+}
+
+/**
+ * Runs the agentv CLI with `args` (without the program name) against `io`, resolving to the exit
+ * code: 0 ok, 1 ran and failed / invalid files, 2 usage, config or dataset error, 130 interrupted,
+ * 70 internal error.
+ *
+ * @example
+ * ```ts
+ * const out: string[] = [];
+ * const code = await runCli(["--version"], {
+ *   stdout: (t) => out.push(t), stderr: (t) => out.push(t), isTTY: false, color: false,
+ *   env: () => undefined, envAll: () => ({}), cwd: "/", signal: new AbortController().signal,
+ * });
+ * // code === 0, out[0] === "agentv 0.1.0\n"
+ * ```
+ */
+export async function runCli(
+  args: string[],
+  io: CommandIO,
+  options: RunCliOptions = {},
+): Promise<number> {
+  const commands = options.commands ?? COMMANDS;
+  let command: Command | undefined;
+  try {
+    const first = args[0];
+    if (first === undefined) {
+      throw new UsageError("No command given", "run 'agentv --help' to list the commands");
+    }
+    if (first === "--help" || first === "-h" || (first === "help" && args.length === 1)) {
+      io.stdout(formatMainHelp(commands, VERSION));
+      return 0;
+    }
+    if (first === "--version" || first === "-V") {
+      io.stdout(`agentv ${VERSION}\n`);
+      return 0;
+    }
+    if (first === "help") {
+      const found = findCommand(args.slice(1), commands);
+      io.stdout(formatCommandHelp(found.command));
+      return 0;
+    }
+    if (first.startsWith("-")) {
+      const guess = suggest(first, ["--help", "--version"]);
+      throw new UsageError(
+        `Unknown option '${first}'${guess ? `; did you mean '${guess}'?` : ""}`,
+        "options go after the command: agentv <command> [options]",
+      );
+    }
+    const found = findCommand(args, commands);
+    command = found.command;
+    const parsed = parseCommandArgs(args.slice(found.words), command.options, {
+      command: command.name,
+    });
+    if (parsed.values.help === true) {
+      io.stdout(formatCommandHelp(command));
+      return 0;
+    }
+    delete parsed.values.help;
+    return await command.run(parsed, io);
+  } catch (error) {
+    return reportError(error, io, command);
+  }
+}
+
+/** Finds the command named by the first one or two words of `args`. */
+function findCommand(
+  args: string[],
+  commands: readonly Command[],
+): { command: Command; words: number } {
+  const byName = new Map<string, Command>();
+  for (const c of commands) {
+    byName.set(c.name, c);
+    for (const alias of c.aliases ?? []) byName.set(alias, c);
+  }
+  const [first = "", second] = args;
+  if (second !== undefined && byName.has(`${first} ${second}`)) {
+    return { command: byName.get(`${first} ${second}`)!, words: 2 };
+  }
+  if (byName.has(first)) return { command: byName.get(first)!, words: 1 };
+  const group = [...byName.keys()].filter((n) => n.startsWith(`${first} `));
+  if (group.length > 0) {
+    const subcommands = group.map((n) => n.slice(first.length + 1));
+    if (second === undefined || second.startsWith("-")) {
+      throw new UsageError(
+        `'agentv ${first}' needs a subcommand: ${subcommands.join(", ")}`,
+        `for example: agentv ${group[0]} --help`,
+      );
+    }
+    const guess = suggest(second, subcommands);
+    throw new UsageError(
+      `Unknown command 'agentv ${first} ${second}'${
+        guess ? `; did you mean 'agentv ${first} ${guess}'?` : ""
+      }`,
+      `the subcommands of '${first}' are: ${subcommands.join(", ")}`,
+    );
+  }
+  const names = [...byName.keys()].map((n) => n.split(" ")[0]);
+  const guess = suggest(first, [...new Set(names)]);
+  throw new UsageError(
+    `Unknown command '${first}'${guess ? `; did you mean '${guess}'?` : ""}`,
+    "run 'agentv --help' to list the commands",
+  );
+}
+
+/** Prints an error the right way for its kind and returns the exit code. */
+function reportError(error: unknown, io: CommandIO, command: Command | undefined): number {
+  const paint = createPaint(io.color);
+  const prefix = paint.red(paint.bold("error"));
+  if (error instanceof UsageError) {
+    io.stderr(`${prefix}: ${error.message}\n`);
+    if (error.hint) io.stderr(`${paint.dim("hint")}: ${error.hint}\n`);
+    io.stderr(formatShortUsage(command));
+    return 2;
+  }
+  if (error instanceof EvalLoadError) {
+    const rendered = renderDiagnostics(error.diagnostics, {
+      cwd: io.cwd,
+      color: io.color,
+      sourceLines: createSourceReader(),
+    });
+    io.stderr(rendered ? `${rendered}\n` : `${prefix}: ${error.message}\n`);
+    return 2;
+  }
+  if (io.signal.aborted || (error instanceof DOMException && error.name === "AbortError")) {
+    io.stderr("Interrupted\n");
+    return 130;
+  }
+  const detail = error instanceof Error ? error.stack ?? String(error) : String(error);
+  io.stderr(
+    `${prefix}: internal error in agentv ${VERSION} (a bug; please report it with this output)\n` +
+      `${detail}\n`,
+  );
+  return EXIT_INTERNAL;
+}

@@ -1,0 +1,306 @@
+/**
+ * `agentv validate <file|folder|glob>...`: checks eval files (YAML and JSONL) and the
+ * `.agentv/targets.*` and `.agentv/config.yaml` files found in or named by the arguments, each
+ * inside the runtime sandbox. Prints one line per file, every diagnostic and a summary.
+ *
+ * @module
+ */
+import { basename, dirname, join, resolve } from "node:path";
+import { discoverEvalFiles } from "../loader/discover.ts";
+import type { Diagnostic } from "../schema/eval_case.ts";
+import { type Command, type CommandIO, type ParsedArgs, UsageError } from "./command.ts";
+import {
+  createPaint,
+  createSourceReader,
+  displayPath,
+  renderDiagnostic,
+  sortDiagnostics,
+} from "./render.ts";
+import { type FileKind, type FileReport, Sandbox, sandboxRoot } from "./sandbox.ts";
+
+/** Totals over all validated files. */
+export interface ValidateSummary {
+  /** Files validated. */
+  files: number;
+  /** Files without error diagnostics. */
+  valid: number;
+  /** Files with at least one error. */
+  invalid: number;
+  /** Error diagnostics over all files. */
+  errors: number;
+  /** Warning diagnostics over all files. */
+  warnings: number;
+}
+
+/** The outcome of a validate run (what `--json` prints, with paths relative to the cwd). */
+export interface ValidateResult {
+  /** One report per file, in path order. */
+  files: FileReport[];
+  /** Arguments that named nothing (missing paths, globs without matches). */
+  problems: string[];
+  /** Totals. */
+  summary: ValidateSummary;
+}
+
+/** Options of {@link validatePaths}. */
+export interface ValidatePathsOptions {
+  /** Base of relative arguments. */
+  cwd: string;
+  /** Dataset root for every file (default: discovered per file). */
+  root?: string;
+  /** Report verbose-only warnings (missing sidecar). */
+  verbose?: boolean;
+  /** Stops between files (rejects with the abort reason). */
+  signal?: AbortSignal;
+}
+
+/**
+ * Finds the files named by `args` (files, folders, globs) and validates each in the sandbox, one
+ * worker per dataset root.
+ *
+ * @example
+ * ```ts
+ * const result = await validatePaths(["evals/"], { cwd: "/repo" });
+ * console.log(result.summary.invalid === 0 ? "all valid" : "invalid files");
+ * ```
+ */
+export async function validatePaths(
+  args: string[],
+  options: ValidatePathsOptions,
+): Promise<ValidateResult> {
+  const { cwd } = options;
+  const special = new Map<string, FileKind>();
+  const forDiscovery: string[] = [];
+  for (const arg of args) {
+    const path = resolve(cwd, arg);
+    const info = await statOrUndefined(path);
+    const kind = info?.isFile ? settingsKind(path, { explicit: true }) : undefined;
+    if (kind) {
+      special.set(path, kind);
+      continue;
+    }
+    forDiscovery.push(arg);
+    if (info?.isDirectory) {
+      for (const [file, fileKind] of await findSettingsFiles(path)) special.set(file, fileKind);
+    }
+  }
+  const discovered = forDiscovery.length > 0
+    ? await discoverEvalFiles(forDiscovery, { cwd })
+    : { files: [], problems: [] };
+  const kinds = new Map<string, FileKind>();
+  for (const file of discovered.files) kinds.set(resolve(cwd, file), "eval");
+  for (const [file, kind] of special) kinds.set(file, kind);
+  const files = [...kinds.keys()].sort();
+
+  const reports: FileReport[] = [];
+  const sandboxes = new Map<string, Sandbox>();
+  try {
+    for (const file of files) {
+      options.signal?.throwIfAborted();
+      const root = await sandboxRoot(file, { root: options.root });
+      let sandbox = sandboxes.get(root);
+      if (!sandbox) {
+        sandbox = new Sandbox(root);
+        sandboxes.set(root, sandbox);
+      }
+      reports.push(
+        await sandbox.validate(file, {
+          kind: kinds.get(file),
+          verbose: options.verbose,
+          signal: options.signal,
+        }),
+      );
+    }
+  } finally {
+    for (const sandbox of sandboxes.values()) sandbox.close();
+  }
+  return { files: reports, problems: discovered.problems, summary: summarize(reports) };
+}
+
+/** Counts valid and invalid files, errors and warnings. */
+function summarize(reports: FileReport[]): ValidateSummary {
+  const all = reports.flatMap((r) => r.diagnostics);
+  return {
+    files: reports.length,
+    valid: reports.filter((r) => r.valid).length,
+    invalid: reports.filter((r) => !r.valid).length,
+    errors: all.filter((d) => d.severity === "error").length,
+    warnings: all.filter((d) => d.severity === "warning").length,
+  };
+}
+
+/**
+ * Whether `path` is a targets or config file: `targets.yaml|yml|jsonc` or `config.yaml|yml`
+ * inside a `.agentv/` folder (an explicitly named `targets.*` counts anywhere).
+ */
+function settingsKind(path: string, options: { explicit: boolean }): FileKind | undefined {
+  const name = basename(path).toLowerCase();
+  const inAgentv = basename(dirname(path)) === ".agentv";
+  if (/^targets\.(ya?ml|jsonc?)$/.test(name) && (inAgentv || options.explicit)) return "targets";
+  if (/^config\.ya?ml$/.test(name) && inAgentv) return "config";
+  return undefined;
+}
+
+/** Every `.agentv/targets.*` and `.agentv/config.yaml` below `dir` (not following symlinks). */
+async function findSettingsFiles(dir: string): Promise<Map<string, FileKind>> {
+  const found = new Map<string, FileKind>();
+  const walk = async (current: string) => {
+    const entries: Deno.DirEntry[] = [];
+    try {
+      for await (const entry of Deno.readDir(current)) entries.push(entry);
+    } catch {
+      return; // unreadable folders are reported by discovery when they matter
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : 1));
+    for (const entry of entries) {
+      const path = join(current, entry.name);
+      if (entry.isDirectory && entry.name === ".agentv") {
+        for await (const inner of Deno.readDir(path)) {
+          const kind = inner.isFile
+            ? settingsKind(join(path, inner.name), { explicit: false })
+            : undefined;
+          if (kind) found.set(join(path, inner.name), kind);
+        }
+      } else if (
+        entry.isDirectory && !entry.name.startsWith(".") && entry.name !== "node_modules"
+      ) {
+        await walk(path);
+      }
+    }
+  };
+  if (basename(dir) === ".agentv") await walk(dirname(dir));
+  else await walk(dir);
+  return found;
+}
+
+async function statOrUndefined(path: string): Promise<Deno.FileInfo | undefined> {
+  try {
+    return await Deno.stat(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Human-readable text of a validate run. */
+export function formatValidateResult(
+  result: ValidateResult,
+  options: { cwd: string; color: boolean },
+): string {
+  const paint = createPaint(options.color);
+  const sourceLines = createSourceReader();
+  const out: string[] = [];
+  for (const report of result.files) {
+    const errors = report.diagnostics.filter((d) => d.severity === "error").length;
+    const warnings = report.diagnostics.length - errors;
+    const parts = [
+      report.kind === "eval" ? plural(report.cases, "case") : `${report.kind} file`,
+    ];
+    if (errors) parts.push(plural(errors, "error"));
+    if (warnings) parts.push(plural(warnings, "warning"));
+    const mark = report.valid ? paint.green("✓") : paint.red("✗");
+    out.push(`${mark} ${displayPath(report.file, options.cwd)} (${parts.join(", ")})`);
+    for (const diagnostic of sortDiagnostics(report.diagnostics)) {
+      out.push(
+        renderDiagnostic(diagnostic, { cwd: options.cwd, color: options.color, sourceLines }),
+      );
+    }
+  }
+  const s = result.summary;
+  const counts = [plural(s.errors, "error"), plural(s.warnings, "warning")].join(", ");
+  const verdict = s.invalid === 0
+    ? paint.green(`${plural(s.files, "file")} valid`)
+    : paint.red(`${s.invalid} of ${plural(s.files, "file")} invalid`);
+  out.push(`${verdict} (${counts})`);
+  return out.join("\n") + "\n";
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+/** A copy of the result with every path relative to `cwd` (for `--json`). */
+function relativeResult(result: ValidateResult, cwd: string): ValidateResult {
+  const rel = (d: Diagnostic): Diagnostic => ({ ...d, file: displayPath(d.file, cwd) });
+  return {
+    ...result,
+    files: result.files.map((r) => ({
+      ...r,
+      file: displayPath(r.file, cwd),
+      diagnostics: sortDiagnostics(r.diagnostics).map(rel),
+    })),
+  };
+}
+
+async function run(args: ParsedArgs, io: CommandIO): Promise<number> {
+  if (args.positionals.length === 0) {
+    throw new UsageError(
+      "No paths given; expected eval files, folders or globs",
+      "for example: agentv validate evals/",
+    );
+  }
+  let root: string | undefined;
+  if (typeof args.values.root === "string") {
+    root = resolve(io.cwd, args.values.root);
+    const info = await statOrUndefined(root);
+    if (!info?.isDirectory) {
+      throw new UsageError(
+        `--root '${args.values.root}' is not a folder`,
+        "pass the folder that contains your eval files and everything they reference",
+      );
+    }
+  }
+  let result: ValidateResult;
+  try {
+    result = await validatePaths(args.positionals, {
+      cwd: io.cwd,
+      root,
+      verbose: args.values.verbose === true,
+      signal: io.signal,
+    });
+  } catch (error) {
+    if (io.signal.aborted) {
+      io.stderr("Interrupted\n");
+      return 130;
+    }
+    throw error;
+  }
+  const paint = createPaint(io.color);
+  for (const problem of result.problems) {
+    io.stderr(`${paint.red(paint.bold("error"))}: ${problem}\n`);
+  }
+  if (result.files.length === 0 && result.problems.length === 0) {
+    throw new UsageError(
+      `No eval files found in ${args.positionals.map((p) => `'${p}'`).join(", ")}`,
+      "eval files end in .yaml, .yml or .jsonl",
+    );
+  }
+  if (args.values.json === true) {
+    io.stdout(JSON.stringify(relativeResult(result, io.cwd), null, 2) + "\n");
+  } else if (result.files.length > 0) {
+    io.stdout(formatValidateResult(result, { cwd: io.cwd, color: io.color }));
+  }
+  if (result.problems.length > 0) return 2;
+  return result.summary.invalid > 0 ? 1 : 0;
+}
+
+/** The `validate` command. */
+export const validateCommand: Command = {
+  name: "validate",
+  summary: "Check eval files, targets and config without running anything",
+  usage: "agentv validate <file|folder|glob>... [--root DIR] [--verbose] [--json]",
+  options: {
+    root: {
+      type: "string",
+      valueName: "DIR",
+      description:
+        "Dataset root: files may reference only files inside it (default: nearest folder with .agentv/ or .git)",
+    },
+    verbose: {
+      type: "boolean",
+      short: "v",
+      description: "Also show verbose-only warnings (e.g. a JSONL file without a sidecar)",
+    },
+    json: { type: "boolean", description: "Print the reports as JSON" },
+  },
+  run,
+};

@@ -1,0 +1,265 @@
+/**
+ * `code_judge`: runs a user script with a JSON payload on stdin and reads a JSON score from its
+ * stdout. A failure to run, a non-zero exit, a timeout or a reply without a JSON object is an
+ * evaluator error (with the stderr tail), never a silent 0.
+ *
+ * @module
+ */
+import { isAbsolute, relative, resolve } from "node:path";
+import type { CodeJudgeConfig } from "../schema/evaluator.ts";
+import type { Message } from "../schema/message.ts";
+import { isPlainObject, preview } from "./match.ts";
+import { errorOutcome, scoredOutcome } from "./outcome.ts";
+import { runScript, type ScriptRun, tail } from "./script_process.ts";
+import { startTargetProxy, type TargetProxy } from "./target_proxy.ts";
+import type { EvaluationContext, EvaluatorOutcome } from "./types.ts";
+
+/** Config keys that drive the evaluator itself; every other key is passed on as `config`. */
+const OWN_KEYS = new Set(["name", "type", "weight", "script", "cwd", "target", "timeout_seconds"]);
+
+function segmentText(segment: Record<string, unknown>): string | undefined {
+  if (segment.type === "text" && typeof segment.value === "string") return segment.value;
+  return undefined;
+}
+
+/** The raw text of the input: string contents, text segments, object contents as JSON. */
+export function inputText(messages: readonly Message[]): string {
+  const parts: string[] = [];
+  for (const m of messages) {
+    const c = m.content;
+    if (typeof c === "string") parts.push(c);
+    else if (Array.isArray(c)) {
+      for (const s of c) {
+        const t = segmentText(s as Record<string, unknown>);
+        if (t !== undefined) parts.push(t);
+      }
+    } else if (c !== undefined) parts.push(JSON.stringify(c));
+  }
+  return parts.map((p) => p.trim()).filter((p) => p !== "").join(" ");
+}
+
+/**
+ * The reference answer: the last expected message's content (string as is; segments as their
+ * text joined by newlines; an object as pretty JSON), else its tool calls as pretty JSON.
+ */
+export function referenceAnswer(expected: readonly Message[]): string {
+  const last = expected.at(-1);
+  if (last === undefined) return "";
+  const c = last.content;
+  if (typeof c === "string") return c;
+  if (Array.isArray(c)) {
+    return c.map((s) => {
+      const seg = s as Record<string, unknown>;
+      if (seg.type === "file" && typeof seg.text === "string") return seg.text;
+      return segmentText(seg) ?? JSON.stringify(seg, null, 2);
+    }).join("\n");
+  }
+  if (c !== undefined) return JSON.stringify(c, null, 2);
+  if (last.tool_calls !== undefined) return JSON.stringify(last.tool_calls, null, 2);
+  return "";
+}
+
+/**
+ * The JSON document a code judge receives on stdin. User data keys are never rewritten.
+ *
+ * @example
+ * ```ts ignore
+ * const payload = buildCodeJudgePayload(config, context);
+ * payload.candidate_answer; // context.candidate
+ * ```
+ */
+export function buildCodeJudgePayload(
+  config: CodeJudgeConfig,
+  context: EvaluationContext,
+): Record<string, unknown> {
+  const c = context.evalCase;
+  const passThrough = Object.fromEntries(
+    Object.entries(config).filter(([k]) => !OWN_KEYS.has(k)),
+  );
+  const guidelines = new Set(c.guideline_paths);
+  return {
+    eval_id: c.id,
+    question: context.prompt,
+    input_text: inputText(c.input),
+    expected_outcome: c.expected_outcome,
+    expected_messages: c.expected_output,
+    expected_output: c.expected_output,
+    reference_answer: referenceAnswer(c.expected_output),
+    candidate_answer: context.candidate,
+    output_messages: context.outputMessages,
+    guideline_files: c.guideline_paths,
+    input_files: c.file_paths.filter((p) => !guidelines.has(p)),
+    input_messages: c.input,
+    input: c.input,
+    trace_summary: context.trace ?? null,
+    config: Object.keys(passThrough).length > 0 ? passThrough : null,
+  };
+}
+
+/**
+ * The last JSON object printed on stdout: the whole output, else (scanning from the end) a
+ * block running from a line starting with `{` to the end, else that line alone. Log lines may
+ * precede it.
+ */
+export function lastJsonObject(stdout: string): Record<string, unknown> | undefined {
+  const parse = (text: string) => {
+    try {
+      const v = JSON.parse(text);
+      return isPlainObject(v) ? v : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  const whole = parse(stdout.trim());
+  if (whole !== undefined) return whole;
+  const lines = stdout.split("\n");
+  for (let i = lines.length - 1; i >= 0; i--) {
+    if (!lines[i].trimStart().startsWith("{")) continue;
+    const found = parse(lines.slice(i).join("\n").trim()) ?? parse(lines[i].trim());
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/** Resolves `cwd` against the eval folder and checks that it stays inside the dataset root. */
+async function resolveCwd(config: CodeJudgeConfig, context: EvaluationContext): Promise<string> {
+  if (config.cwd === undefined) return resolve(context.evalDir);
+  const wanted = resolve(context.evalDir, config.cwd);
+  let real: string;
+  try {
+    real = await Deno.realPath(wanted);
+  } catch {
+    throw new Error(`cwd '${config.cwd}' does not exist (resolved to ${wanted})`);
+  }
+  const root = await Deno.realPath(context.root).catch(() => resolve(context.root));
+  const rel = relative(root, real);
+  if (rel.startsWith("..") || isAbsolute(rel)) {
+    throw new Error(
+      `cwd '${config.cwd}' resolves to ${real}, outside the dataset root ${root}; ` +
+        "use a folder inside the root",
+    );
+  }
+  return real;
+}
+
+function stringList(value: unknown): string[] {
+  if (!Array.isArray(value)) return [];
+  return value
+    .map((v) => typeof v === "string" ? v : JSON.stringify(v))
+    .filter((v) => v.trim() !== "");
+}
+
+function failureMessage(run: ScriptRun, timeoutMs: number): string | undefined {
+  const err = run.stderr.trim() === "" ? "" : `: ${tail(run.stderr.trim(), 2000)}`;
+  if (run.aborted) return "interrupted";
+  if (run.timedOut) return `Code judge timed out after ${timeoutMs}ms and was killed${err}`;
+  if (run.code !== 0) {
+    const how = run.signal ? `was killed by ${run.signal}` : `exited with code ${run.code}`;
+    return `Code judge ${how}${err === "" ? " (no stderr)" : err}`;
+  }
+  return undefined;
+}
+
+/**
+ * Runs the code judge script. `script` as an array is argv (no shell); as a string it runs
+ * through `sh -c` (`cmd /c` on Windows). The payload is pretty JSON on stdin; the reply is the
+ * last JSON object on stdout: `score` (required number, clamped to [0, 1]), `hits`, `misses`,
+ * `reasoning`, `details`. The verdict comes from the score. With `target:` the script may call
+ * the judge target through a loopback proxy (`AGENTV_TARGET_PROXY_URL` / `_TOKEN` in its env).
+ *
+ * @example
+ * ```ts ignore
+ * const outcome = await evaluateCodeJudge(
+ *   { type: "code_judge", name: "check", weight: 1, script: ["python3", "judge.py"] },
+ *   context,
+ * );
+ * ```
+ */
+export async function evaluateCodeJudge(
+  config: CodeJudgeConfig,
+  context: EvaluationContext,
+): Promise<EvaluatorOutcome> {
+  const argv = typeof config.script === "string"
+    ? Deno.build.os === "windows" ? ["cmd", "/c", config.script] : ["sh", "-c", config.script]
+    : [...config.script];
+  const request: Record<string, unknown> = { script: argv };
+  let cwd: string;
+  try {
+    cwd = await resolveCwd(config, context);
+  } catch (e) {
+    return errorOutcome(config.name, (e as Error).message, { evaluator_provider_request: request });
+  }
+  request.cwd = cwd;
+  const timeoutMs = config.timeout_seconds !== undefined
+    ? Math.round(config.timeout_seconds * 1000)
+    : context.timeoutMs;
+
+  const extra = { evaluator_provider_request: request };
+  let proxy: TargetProxy | undefined;
+  const maxCalls = typeof config.target === "object" ? config.target.max_calls ?? 50 : 50;
+  if (config.target !== undefined && config.target !== false) {
+    if (context.judge === undefined) {
+      return errorOutcome(
+        config.name,
+        "`target:` needs a judge target for the code judge to call, and none is configured; " +
+          "set judge_target on the evaluated target in the targets file (or pass --judge-target)",
+        extra,
+      );
+    }
+    proxy = startTargetProxy(context.judge, { maxCalls, signal: context.signal });
+  }
+
+  const payload = JSON.stringify(buildCodeJudgePayload(config, context), null, 2);
+  let run: ScriptRun;
+  try {
+    run = await runScript(argv, {
+      cwd,
+      stdin: payload,
+      timeoutMs,
+      signal: context.signal,
+      ...(proxy !== undefined
+        ? { env: { AGENTV_TARGET_PROXY_URL: proxy.url, AGENTV_TARGET_PROXY_TOKEN: proxy.token } }
+        : {}),
+    });
+  } finally {
+    if (proxy !== undefined) {
+      await proxy.close();
+      request.target_proxy = { call_count: proxy.callCount(), max_calls: maxCalls };
+    }
+  }
+  if (run.spawnError !== undefined) {
+    return errorOutcome(
+      config.name,
+      `Code judge could not start '${argv[0]}': ${run.spawnError}`,
+      extra,
+    );
+  }
+  const failure = failureMessage(run, timeoutMs);
+  if (failure !== undefined) return errorOutcome(config.name, failure, extra);
+
+  const reply = lastJsonObject(run.stdout);
+  if (reply === undefined) {
+    const out = run.stdout.trim() === "" ? "stdout was empty" : `stdout: ${tail(run.stdout, 500)}`;
+    const err = run.stderr.trim() === "" ? "" : `; stderr: ${tail(run.stderr.trim(), 2000)}`;
+    return errorOutcome(
+      config.name,
+      `Code judge printed no JSON object (expected {"score": 0..1, ...}); ${out}${err}`,
+      extra,
+    );
+  }
+  if (typeof reply.score !== "number" || !Number.isFinite(reply.score)) {
+    return errorOutcome(
+      config.name,
+      `Code judge reply has no numeric "score" (got ${preview(reply.score)}); ` +
+        `print {"score": 0..1, "hits": [...], "misses": [...]}`,
+      extra,
+    );
+  }
+  return scoredOutcome(reply.score, {
+    hits: stringList(reply.hits),
+    misses: stringList(reply.misses),
+    ...(typeof reply.reasoning === "string" ? { reasoning: reply.reasoning } : {}),
+    ...(reply.details !== undefined ? { details: reply.details } : {}),
+    evaluator_provider_request: request,
+  });
+}

@@ -1,0 +1,243 @@
+/**
+ * Asking a judge for a JSON reply and getting one that validates: lenient extraction (code
+ * fences, prose around the JSON), zod validation, and re-asking up to three times in total with
+ * the problem explained. A judge that never replies usably yields an explicit failure carrying
+ * the reason and an excerpt of the raw reply, never a silent score.
+ *
+ * @module
+ */
+import type { z } from "zod";
+import { validateReply } from "../schema/judge_reply.ts";
+import { missingJudgeError } from "./judge_select.ts";
+import type { EvaluationContext, EvaluatorOutcome, JudgeClient, JudgeRequest } from "./types.ts";
+
+/** How many judge calls are made at most for one reply. */
+export const MAX_JUDGE_ATTEMPTS = 3;
+
+/** Longest raw-reply excerpt kept in errors. */
+const EXCERPT_CHARS = 400;
+
+/** A usable judge reply. */
+export interface JudgeSuccess<T> {
+  /** The reply was usable. */
+  ok: true;
+  /** The validated reply. */
+  value: T;
+  /** Judge calls made (1..3). */
+  attempts: number;
+  /** The redacted request of the call whose reply was used. */
+  request: unknown;
+}
+
+/** A judge that could not be understood (or reached). */
+export interface JudgeFailure {
+  /** The reply was not usable. */
+  ok: false;
+  /** Why, naming the last problem and quoting the raw reply. */
+  error: string;
+  /** Start of the last raw reply, when there was one. */
+  rawExcerpt?: string;
+  /** Judge calls made. */
+  attempts: number;
+  /** The redacted request of the last call, when one was sent. */
+  request?: unknown;
+}
+
+/** Options of {@link askJudge}. */
+export interface AskJudgeOptions<T extends z.ZodType> {
+  /** Schema the JSON reply must satisfy. */
+  schema: T;
+  /** Aborts the calls. */
+  signal: AbortSignal;
+  /** Calls at most (default {@link MAX_JUDGE_ATTEMPTS}). */
+  maxAttempts?: number;
+}
+
+/**
+ * Returns the JSON values found in a judge's text, most likely first: the whole text, the
+ * contents of code fences, the span from the first `{` to the last `}`, then every balanced
+ * `{...}` object in order. Only objects are returned.
+ *
+ * @example
+ * ```ts
+ * import { extractJsonCandidates } from "./judge_reply.ts";
+ * extractJsonCandidates('Sure! ```json\n{"score": 1}\n``` Hope it helps.');
+ * // → [{ score: 1 }]
+ * ```
+ */
+export function extractJsonCandidates(text: string): Record<string, unknown>[] {
+  const found: Record<string, unknown>[] = [];
+  const seen = new Set<string>();
+  const tryParse = (snippet: string) => {
+    const s = snippet.trim();
+    if (s === "" || seen.has(s)) return;
+    seen.add(s);
+    try {
+      const value = JSON.parse(s);
+      if (value !== null && typeof value === "object" && !Array.isArray(value)) found.push(value);
+    } catch {
+      // not JSON; other candidates may be
+    }
+  };
+  tryParse(text);
+  for (const m of text.matchAll(/```[A-Za-z0-9_-]*[ \t]*\r?\n?([\s\S]*?)```/g)) tryParse(m[1]);
+  const first = text.indexOf("{");
+  const last = text.lastIndexOf("}");
+  if (first !== -1 && last > first) tryParse(text.slice(first, last + 1));
+  for (const span of balancedObjects(text)) tryParse(span);
+  return found;
+}
+
+/** Every top-level balanced `{...}` span of `text` (string literals respected). */
+function balancedObjects(text: string): string[] {
+  const spans: string[] = [];
+  let i = text.indexOf("{");
+  while (i !== -1 && spans.length < 50) {
+    const end = matchBrace(text, i);
+    if (end === -1) {
+      i = text.indexOf("{", i + 1);
+      continue;
+    }
+    spans.push(text.slice(i, end + 1));
+    i = text.indexOf("{", end + 1);
+  }
+  return spans;
+}
+
+function matchBrace(text: string, start: number): number {
+  let depth = 0;
+  let inString = false;
+  for (let i = start; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === "\\") i++;
+      else if (c === '"') inString = false;
+      continue;
+    }
+    if (c === '"') inString = true;
+    else if (c === "{") depth++;
+    else if (c === "}" && --depth === 0) return i;
+  }
+  return -1;
+}
+
+/**
+ * Cuts a raw reply to a short, single-paragraph excerpt for error messages.
+ *
+ * @example
+ * ```ts
+ * import { excerpt } from "./judge_reply.ts";
+ * excerpt("I think it is fine."); // "I think it is fine."
+ * ```
+ */
+export function excerpt(text: string, max = EXCERPT_CHARS): string {
+  const flat = text.trim();
+  return flat.length <= max ? flat : `${flat.slice(0, max)}… (${flat.length} chars)`;
+}
+
+/**
+ * Sends `request` to the judge and returns the first reply that contains a JSON object valid
+ * against `options.schema`. An unusable reply is re-asked (up to three calls in total) with the
+ * problem appended to the user prompt. A judge that cannot be reached (after the target's own
+ * retries) fails at once. Throws only when `signal` is aborted.
+ *
+ * @example
+ * ```ts ignore
+ * import { askJudge } from "./judge_reply.ts";
+ * import { FreeformReplySchema } from "../schema/judge_reply.ts";
+ * const reply = await askJudge(judge, { system, user }, { schema: FreeformReplySchema, signal });
+ * if (reply.ok) console.log(reply.value.score);
+ * ```
+ */
+export async function askJudge<T extends z.ZodType>(
+  judge: JudgeClient,
+  request: JudgeRequest,
+  options: AskJudgeOptions<T>,
+): Promise<JudgeSuccess<z.output<T>> | JudgeFailure> {
+  const maxAttempts = options.maxAttempts ?? MAX_JUDGE_ATTEMPTS;
+  let problem = "";
+  let raw: string | undefined;
+  let lastRequest: unknown;
+  for (let attempt = 1; attempt <= maxAttempts; attempt++) {
+    const sent: JudgeRequest = attempt === 1
+      ? request
+      : { ...request, user: reask(request, problem) };
+    let text: string;
+    try {
+      const reply = await judge.complete(sent, options.signal);
+      text = reply.text;
+      lastRequest = reply.request;
+    } catch (e) {
+      if (options.signal.aborted) throw e;
+      const message = e instanceof Error ? e.message : String(e);
+      return {
+        ok: false,
+        error: `Judge '${judge.target}' could not be reached: ${message}`,
+        attempts: attempt,
+        ...(raw !== undefined ? { rawExcerpt: excerpt(raw) } : {}),
+        ...(lastRequest !== undefined ? { request: lastRequest } : {}),
+      };
+    }
+    raw = text;
+    const candidates = extractJsonCandidates(text);
+    if (candidates.length === 0) {
+      problem = text.trim() === "" ? "the reply was empty" : "the reply contained no JSON object";
+      continue;
+    }
+    let firstError = "";
+    for (const candidate of candidates) {
+      const checked = validateReply(options.schema, candidate);
+      if (checked.ok) {
+        return { ok: true, value: checked.value, attempts: attempt, request: lastRequest };
+      }
+      firstError ||= checked.error;
+    }
+    problem = `the JSON did not match the expected shape (${firstError})`;
+  }
+  const quoted = excerpt(raw ?? "");
+  return {
+    ok: false,
+    error: `Judge '${judge.target}' gave no usable reply after ${maxAttempts} attempt${
+      maxAttempts === 1 ? "" : "s"
+    }: ${problem}; raw reply: "${quoted}"`,
+    rawExcerpt: quoted,
+    attempts: maxAttempts,
+    request: lastRequest,
+  };
+}
+
+function reask(request: JudgeRequest, problem: string): string {
+  return `${request.user}\n\n[[ ## note ## ]]\nYour previous reply could not be used: ${problem}. ` +
+    "Reply again with only the JSON object described in the instructions, no other text.";
+}
+
+/** The context's judge, or an error naming how to configure one. */
+export function requireJudge(context: EvaluationContext): JudgeClient {
+  if (context.judge === undefined) throw missingJudgeError(context.targetName);
+  return context.judge;
+}
+
+/** An error outcome for a judge whose reply could not be used. */
+export function judgeFailure(failure: JudgeFailure): EvaluatorOutcome {
+  return {
+    ...judgeError(failure.error),
+    details: {
+      judge_attempts: failure.attempts,
+      ...(failure.rawExcerpt !== undefined ? { raw_reply_excerpt: failure.rawExcerpt } : {}),
+    },
+    ...(failure.request !== undefined ? { evaluator_provider_request: failure.request } : {}),
+  };
+}
+
+/** An error outcome with a message. */
+export function judgeError(message: string): EvaluatorOutcome {
+  return {
+    status: "error",
+    score: 0,
+    verdict: "fail",
+    hits: [],
+    misses: [message],
+    reasoning: message,
+    error: message,
+  };
+}

@@ -1,0 +1,51 @@
+/**
+ * Small builders for evaluator outcomes, shared by the evaluators and the runner of evaluators.
+ *
+ * @module
+ */
+import type { EvaluatorOutcome } from "./types.ts";
+import { clampScore, scoreToVerdict } from "./verdict.ts";
+
+/**
+ * An `ok` outcome whose verdict comes from the (clamped) score.
+ *
+ * @example
+ * ```ts
+ * import { scoredOutcome } from "./outcome.ts";
+ * scoredOutcome(0.5, { hits: ["a"], misses: ["b"] }).verdict; // "fail"
+ * ```
+ */
+export function scoredOutcome(
+  score: number,
+  parts: Omit<EvaluatorOutcome, "status" | "score" | "verdict">,
+): EvaluatorOutcome {
+  const s = clampScore(score);
+  return { status: "ok", score: s, verdict: scoreToVerdict(s), ...parts };
+}
+
+/**
+ * An `error` outcome: score 0, verdict `fail`, a miss naming the evaluator, `error` set.
+ *
+ * @example
+ * ```ts
+ * import { errorOutcome } from "./outcome.ts";
+ * errorOutcome("my-judge", "script exited with code 2").misses;
+ * // ["Evaluator 'my-judge' failed: script exited with code 2"]
+ * ```
+ */
+export function errorOutcome(
+  name: string,
+  message: string,
+  extra: Pick<EvaluatorOutcome, "details" | "evaluator_provider_request"> = {},
+): EvaluatorOutcome {
+  return {
+    status: "error",
+    score: 0,
+    verdict: "fail",
+    hits: [],
+    misses: [`Evaluator '${name}' failed: ${message}`],
+    reasoning: message,
+    error: message,
+    ...extra,
+  };
+}

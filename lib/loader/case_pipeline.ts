@@ -1,0 +1,118 @@
+/**
+ * One raw case (a YAML `evalcases` item or a JSONL line) → a normalised {@link EvalCase} or
+ * located diagnostics. Unknown keys are warned about and stripped, then the case is validated
+ * again so it still loads.
+ *
+ * @module
+ */
+import type { Diagnostic, EvalCase } from "../schema/eval_case.ts";
+import { parseRawEvalCase } from "../schema/eval_file.ts";
+import type { Position } from "../source/decode.ts";
+import type { PathKey } from "../source/yaml_source.ts";
+import { formatPath } from "./errors.ts";
+import { type Finding, reportIssues, type SchemaIssue, stripKeys } from "./issues.ts";
+import { type CaseContext, type FileDefaults, normalizeCase } from "./normalize_case.ts";
+
+/** How to place a case's findings in its file. */
+export interface CaseLocation {
+  /** The file as the caller named it (diagnostics' `file`). */
+  file: string;
+  /** Prefix of diagnostic paths (`["evalcases", 2]` for YAML, `[]` for JSONL). */
+  pathPrefix: PathKey[];
+  /** Message prefix naming the case (`Line 4`, `evalcases[2]`). */
+  label: string;
+  /** Position of a path inside the case (relative to the case). */
+  locate(path: readonly PathKey[], atKey: boolean): Position | undefined;
+}
+
+/** The outcome of {@link processCase}. */
+export interface CaseOutcome {
+  /** The case, when valid. */
+  evalCase?: EvalCase;
+  /** Warnings, and the errors that made the case invalid. */
+  diagnostics: Diagnostic[];
+}
+
+const MAX_PASSES = 4;
+
+/**
+ * Validates and normalises one raw case. Never throws for problems in the case.
+ */
+export async function processCase(
+  raw: unknown,
+  options: { defaults: FileDefaults; ctx: CaseContext; location: CaseLocation },
+): Promise<CaseOutcome> {
+  const { defaults, ctx, location } = options;
+  const findings: Finding[] = [];
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
+    findings.push({
+      severity: "error",
+      path: [],
+      atKey: false,
+      message: `case must be a mapping with id, expected_outcome and input; found ${
+        raw === null ? "null" : Array.isArray(raw) ? "a list" : typeof raw
+      }; write the case as an object`,
+    });
+    return { diagnostics: toDiagnostics(findings, location, undefined, true) };
+  }
+  const record = raw as Record<string, unknown>;
+  const id = typeof record.id === "string" ? record.id : undefined;
+  let value: unknown = raw;
+  let result = parseRawEvalCase(value);
+  for (let pass = 0; !result.success && pass < MAX_PASSES; pass++) {
+    const report = reportIssues(result.error.issues as unknown as SchemaIssue[]);
+    if (report.unknownKeys.length === 0 || pass === MAX_PASSES - 1) {
+      findings.push(...report.findings);
+      break;
+    }
+    findings.push(...report.findings.filter((f) => f.atKey && f.severity === "warning"));
+    value = stripKeys(value, report.unknownKeys);
+    result = parseRawEvalCase(value);
+  }
+  if (!result.success) {
+    return { diagnostics: toDiagnostics(findings, location, id, true) };
+  }
+  const evalCase = await normalizeCase(result.data, {
+    defaults,
+    ctx,
+    keys: {
+      input: "input" in record ? "input" : "input_messages",
+      expected: "expected_output" in record ? "expected_output" : "expected_messages",
+    },
+    findings,
+  });
+  return {
+    evalCase,
+    diagnostics: findings.length === 0
+      ? []
+      : toDiagnostics(findings, location, id, evalCase === undefined),
+  };
+}
+
+function toDiagnostics(
+  findings: readonly Finding[],
+  location: CaseLocation,
+  id: string | undefined,
+  skipped: boolean,
+): Diagnostic[] {
+  const label = id === undefined || location.label.startsWith("Line")
+    ? location.label
+    : `Case '${id}'`;
+  const suffix = skipped ? `; ${id === undefined ? "the case" : `case '${id}'`} is skipped` : "";
+  return findings.map((f) => {
+    const position = location.locate(f.path, f.atKey);
+    const fullPath = [...location.pathPrefix, ...f.path];
+    const causesSkip = skipped && !(f.atKey && f.severity === "warning");
+    const diagnostic: Diagnostic = {
+      severity: f.severity,
+      file: location.file,
+      message: `${label}: ${f.message}${causesSkip ? suffix : ""}`,
+    };
+    if (position) {
+      diagnostic.line = position.line;
+      diagnostic.column = position.column;
+    }
+    if (fullPath.length > 0) diagnostic.path = formatPath(fullPath);
+    return diagnostic;
+  });
+}

@@ -1,0 +1,118 @@
+/**
+ * Everything a load needs before the first case: the format (by extension), the dataset root,
+ * the reference resolver and the guideline matcher.
+ *
+ * @module
+ */
+import { basename, dirname, extname, resolve } from "node:path";
+import type { Diagnostic } from "../schema/eval_case.ts";
+import { decodeText } from "../source/decode.ts";
+import { loadGuidelineConfig } from "./config.ts";
+import { EvalLoadError } from "./errors.ts";
+import { matchGlob } from "./glob.ts";
+import type { CaseContext } from "./normalize_case.ts";
+import { guidelineMatcher } from "./normalize_case.ts";
+import { findDatasetRoot, isInside, ReferenceResolver } from "./resolve.ts";
+
+/** Options shared by the loading functions. */
+export interface LoadOptions {
+  /** Report verbose-only warnings (a missing JSONL sidecar). Default false. */
+  verbose?: boolean;
+  /** Dataset root; default: nearest folder with `.agentv/` or `.git` above the file. */
+  root?: string;
+  /** Receives every diagnostic (warnings and skipped cases) as it is found. */
+  onDiagnostic?: (diagnostic: Diagnostic) => void;
+}
+
+/** The eval file formats. */
+export type EvalFormat = "yaml" | "jsonl";
+
+/** A prepared load. */
+export interface LoadSetup {
+  /** The file as the caller named it. */
+  file: string;
+  /** Absolute path of the file. */
+  absFile: string;
+  /** `yaml` or `jsonl`. */
+  format: EvalFormat;
+  /** Folder of the file (absolute). */
+  evalDir: string;
+  /** Dataset root (absolute). */
+  root: string;
+  /** File name without extension (default dataset name). */
+  stem: string;
+  /** Context for case normalisation. */
+  ctx: CaseContext;
+  /** Diagnostics found so far (config problems). */
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * The format of a path by extension (case-insensitive); throws {@link EvalLoadError} for any
+ * other extension, listing the supported ones.
+ */
+export function formatOf(path: string): EvalFormat {
+  const ext = extname(path).toLowerCase();
+  if (ext === ".yaml" || ext === ".yml") return "yaml";
+  if (ext === ".jsonl") return "jsonl";
+  throw EvalLoadError.from([{
+    severity: "error",
+    file: path,
+    message: `Unsupported file format: '${ext}'; expected one of the supported formats .yaml, .yml, .jsonl; rename the file or convert it`,
+  }]);
+}
+
+/** Checks the format, finds the root and the guideline config. Throws for file-level problems. */
+export async function prepareLoad(path: string, options: LoadOptions = {}): Promise<LoadSetup> {
+  const format = formatOf(path);
+  const absFile = resolve(path);
+  const evalDir = dirname(absFile);
+  const root = await findDatasetRoot(absFile, { root: options.root });
+  if (!isInside(absFile, root)) {
+    throw EvalLoadError.from([{
+      severity: "error",
+      file: path,
+      message: `File is outside the dataset root '${root}'; expected a file inside the root; pass a root that contains it`,
+    }]);
+  }
+  const config = await loadGuidelineConfig(evalDir, root);
+  const resolver = new ReferenceResolver(root);
+  const ext = extname(absFile);
+  return {
+    file: path,
+    absFile,
+    format,
+    evalDir,
+    root,
+    stem: basename(absFile, ext),
+    ctx: { evalDir, resolver, isGuideline: guidelineMatcher(root, config.patterns, matchGlob) },
+    diagnostics: config.diagnostics,
+  };
+}
+
+/** Reads and decodes a whole file; throws {@link EvalLoadError} when unreadable or not text. */
+export async function readSourceText(path: string, displayPath = path): Promise<string> {
+  let bytes: Uint8Array;
+  try {
+    bytes = await Deno.readFile(path);
+  } catch (e) {
+    throw EvalLoadError.from([{
+      severity: "error",
+      file: displayPath,
+      message: `Cannot read the file: ${
+        e instanceof Error ? e.message : e
+      }; expected a readable eval file; check the path and permissions`,
+    }]);
+  }
+  const decoded = decodeText(bytes);
+  if (!decoded.ok) {
+    throw EvalLoadError.from([{
+      severity: "error",
+      file: displayPath,
+      line: decoded.position?.line,
+      column: decoded.position?.column,
+      message: decoded.message,
+    }]);
+  }
+  return decoded.text;
+}

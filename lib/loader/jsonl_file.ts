@@ -1,0 +1,189 @@
+/**
+ * JSONL eval files: one case per line, physical line numbers, and the sidecar `<name>.yaml`
+ * beside the file for dataset-level defaults.
+ *
+ * @module
+ */
+import { basename, dirname, join } from "node:path";
+import type { Diagnostic, EvalCase } from "../schema/eval_case.ts";
+import {
+  type JsonlLine,
+  locateInJsonLine,
+  parseJsonLine,
+  splitJsonlLines,
+} from "../source/jsonl_source.ts";
+import { type CaseOutcome, processCase } from "./case_pipeline.ts";
+import { type LoadSetup, readSourceText } from "./context.ts";
+import { EvalLoadError } from "./errors.ts";
+import type { FileDefaults } from "./normalize_case.ts";
+import { fileDefaults, type LoadedCases, parseYamlOrThrow } from "./yaml_file.ts";
+
+/** Deepest nesting accepted in one JSONL record (deeper values cannot be passed between workers). */
+export const MAX_JSON_DEPTH = 512;
+
+/**
+ * Reads the sidecar `<dir>/<stem>.yaml` (only that name). A missing sidecar gives the defaults
+ * (and a warning when `verbose`); an invalid one throws {@link EvalLoadError}.
+ */
+export async function sidecarDefaults(
+  setup: LoadSetup,
+  options: { verbose: boolean; emit(d: Diagnostic): void },
+): Promise<FileDefaults> {
+  const path = join(setup.evalDir, `${setup.stem}.yaml`);
+  const sidecarFile = join(dirname(setup.file), basename(path));
+  let exists = false;
+  try {
+    exists = (await Deno.stat(path)).isFile;
+  } catch {
+    exists = false;
+  }
+  if (!exists) {
+    if (options.verbose) {
+      options.emit({
+        severity: "warning",
+        file: setup.file,
+        message:
+          `Sidecar metadata file not found: ${sidecarFile} (using defaults: dataset '${setup.stem}', target 'default', evaluator 'llm_judge')`,
+      });
+    }
+    return { dataset: setup.stem || "eval", execution: {}, evaluator: "llm_judge" };
+  }
+  const source = parseYamlOrThrow(await readSourceText(path, sidecarFile), sidecarFile);
+  const value = source.value ?? {};
+  if (typeof value !== "object" || Array.isArray(value)) {
+    throw EvalLoadError.from([{
+      severity: "error",
+      file: sidecarFile,
+      line: 1,
+      column: 1,
+      message:
+        "Invalid sidecar metadata: the top level is not a mapping; expected description, dataset, execution, evaluator; write a mapping",
+    }]);
+  }
+  return await fileDefaults(value, {
+    setup,
+    sidecar: sidecarFile,
+    locate: (p, atKey) => source.locate(p, { key: atKey }),
+    emit: options.emit,
+  });
+}
+
+/** A parsed JSONL line, or the file-level diagnostic for a malformed one. */
+export type ParsedLine = { value: object } | { diagnostic: Diagnostic };
+
+/** Parses one line; a syntax error or a non-object is a `Line N: Invalid JSON` diagnostic. */
+export function parseRecord(line: JsonlLine, file: string): ParsedLine {
+  const parsed = parseJsonLine(line.text);
+  if (!parsed.ok) {
+    return {
+      diagnostic: {
+        severity: "error",
+        file,
+        line: line.line,
+        column: parsed.column ?? 1,
+        message:
+          `Line ${line.line}: Invalid JSON - ${parsed.detail}; expected one JSON object per line; fix the JSON syntax on this line`,
+      },
+    };
+  }
+  const value = parsed.value;
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    return {
+      diagnostic: {
+        severity: "error",
+        file,
+        line: line.line,
+        column: 1,
+        message:
+          `Line ${line.line}: Invalid JSON - Expected JSON object; found ${
+            value === null ? "null" : Array.isArray(value) ? "an array" : typeof value
+          }; write one case object per line`,
+      },
+    };
+  }
+  return { value };
+}
+
+/** Validates and normalises one JSONL record. */
+export function processRecord(
+  value: object,
+  line: JsonlLine,
+  options: { setup: LoadSetup; defaults: FileDefaults },
+): Promise<CaseOutcome> | CaseOutcome {
+  const { setup } = options;
+  if (line.text.length > MAX_JSON_DEPTH * 2 && jsonDepth(line.text) > MAX_JSON_DEPTH) {
+    return {
+      diagnostics: [{
+        severity: "error",
+        file: setup.file,
+        line: line.line,
+        column: 1,
+        message:
+          `Line ${line.line}: the record nests deeper than ${MAX_JSON_DEPTH} levels; expected a flatter case; simplify the structure (the case is skipped)`,
+      }],
+    };
+  }
+  return processCase(value, {
+    defaults: options.defaults,
+    ctx: setup.ctx,
+    location: {
+      file: setup.file,
+      pathPrefix: [],
+      label: `Line ${line.line}`,
+      locate: (path, atKey) => ({
+        line: line.line,
+        column: locateInJsonLine(line.text, path, { key: atKey }) ?? 1,
+      }),
+    },
+  });
+}
+
+/** Loads a whole JSONL file (all lines are parsed before any case is processed). */
+export async function loadJsonlCases(
+  setup: LoadSetup,
+  options: { verbose: boolean; report(d: Diagnostic): void },
+): Promise<LoadedCases> {
+  const diagnostics: Diagnostic[] = [];
+  const emit = (d: Diagnostic) => {
+    diagnostics.push(d);
+    options.report(d);
+  };
+  const defaults = await sidecarDefaults(setup, { verbose: options.verbose, emit });
+  const text = await readSourceText(setup.absFile, setup.file);
+  const records: { value: object; line: JsonlLine }[] = [];
+  const malformed: Diagnostic[] = [];
+  for (const line of splitJsonlLines(text)) {
+    const parsed = parseRecord(line, setup.file);
+    if ("diagnostic" in parsed) malformed.push(parsed.diagnostic);
+    else records.push({ value: parsed.value, line });
+  }
+  if (malformed.length > 0) throw EvalLoadError.from([...diagnostics, ...malformed]);
+  const cases: EvalCase[] = [];
+  for (const record of records) {
+    const outcome = await processRecord(record.value, record.line, { setup, defaults });
+    for (const d of outcome.diagnostics) emit(d);
+    if (outcome.evalCase) cases.push(outcome.evalCase);
+  }
+  return { cases, diagnostics };
+}
+
+/** Maximum bracket nesting of a JSON text (strings skipped). */
+export function jsonDepth(text: string): number {
+  let depth = 0;
+  let max = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92 /* \ */) i++;
+      else if (c === 34 /* " */) inString = false;
+    } else if (c === 34) {
+      inString = true;
+    } else if (c === 123 || c === 91) {
+      if (++depth > max) max = depth;
+    } else if (c === 125 || c === 93) {
+      depth--;
+    }
+  }
+  return max;
+}

@@ -1,0 +1,160 @@
+/**
+ * YAML eval files: `evalcases` plus file-level defaults.
+ *
+ * @module
+ */
+import type { Diagnostic, EvalCase } from "../schema/eval_case.ts";
+import { EvalFileSchema, SidecarSchema } from "../schema/eval_file.ts";
+import { parseYamlSource, type PathKey, type YamlSource } from "../source/yaml_source.ts";
+import { processCase } from "./case_pipeline.ts";
+import { readSourceText } from "./context.ts";
+import type { LoadSetup } from "./context.ts";
+import { EvalLoadError, formatPath } from "./errors.ts";
+import { type Finding, reportIssues, type SchemaIssue, stripKeys } from "./issues.ts";
+import { checkPrompts, type FileDefaults } from "./normalize_case.ts";
+
+/** Cases and diagnostics of a file. */
+export interface LoadedCases {
+  /** Valid cases, in file order. */
+  cases: EvalCase[];
+  /** Every diagnostic, in file order. */
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * Parses YAML text into a source with positions; throws {@link EvalLoadError} with the syntax
+ * errors.
+ */
+export function parseYamlOrThrow(text: string, file: string): YamlSource {
+  const parsed = parseYamlSource(text);
+  if (!parsed.ok) {
+    throw EvalLoadError.from(parsed.errors.map((e) => ({
+      severity: "error" as const,
+      file,
+      line: e.position?.line,
+      column: e.position?.column,
+      message: `${e.message}; expected valid YAML; fix the syntax at this position`,
+    })));
+  }
+  return parsed.source;
+}
+
+/** Loads a YAML eval file. Throws {@link EvalLoadError} for file-level problems. */
+export async function loadYamlCases(
+  setup: LoadSetup,
+  report: (d: Diagnostic) => void,
+): Promise<LoadedCases> {
+  const { file } = setup;
+  const source = parseYamlOrThrow(await readSourceText(setup.absFile, file), file);
+  const diagnostics: Diagnostic[] = [];
+  const emit = (d: Diagnostic) => {
+    diagnostics.push(d);
+    report(d);
+  };
+  for (const w of source.warnings) {
+    emit({ severity: "warning", file, line: w.position?.line, column: w.position?.column, message: w.message });
+  }
+  const value = source.value;
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    throw EvalLoadError.from([{
+      severity: "error",
+      file,
+      line: 1,
+      column: 1,
+      message:
+        "Invalid eval file: the top level is not a mapping; expected `evalcases:` with a list of cases; add `evalcases:` at the top level",
+    }]);
+  }
+  const defaults = await fileDefaults(value, {
+    setup,
+    locate: (path, atKey) => source.locate(path, { key: atKey }),
+    emit,
+  });
+  const evalcases = (value as { evalcases: unknown[] }).evalcases;
+  const cases: EvalCase[] = [];
+  for (let i = 0; i < evalcases.length; i++) {
+    const outcome = await processCase(evalcases[i], {
+      defaults,
+      ctx: setup.ctx,
+      location: {
+        file,
+        pathPrefix: ["evalcases", i],
+        label: `evalcases[${i}]`,
+        locate: (path, atKey) => source.locate(["evalcases", i, ...path], { key: atKey }),
+      },
+    });
+    for (const d of outcome.diagnostics) emit(d);
+    if (outcome.evalCase) cases.push(outcome.evalCase);
+  }
+  return { cases, diagnostics };
+}
+
+/**
+ * Validates the file-level keys (YAML top level or JSONL sidecar) and returns the defaults
+ * they give the cases. Unknown keys are warnings; anything else throws {@link EvalLoadError}.
+ */
+export async function fileDefaults(
+  value: object,
+  options: {
+    setup: LoadSetup;
+    locate(path: readonly PathKey[], atKey: boolean): { line: number; column: number } | undefined;
+    emit(d: Diagnostic): void;
+    sidecar?: string;
+  },
+): Promise<FileDefaults> {
+  const { setup, locate, emit } = options;
+  const file = options.sidecar ?? setup.file;
+  const schema = options.sidecar ? SidecarSchema : EvalFileSchema;
+  const toDiagnostic = (f: Finding): Diagnostic => {
+    const pos = locate(f.path, f.atKey);
+    return {
+      severity: f.severity,
+      file,
+      line: pos?.line,
+      column: pos?.column,
+      path: f.path.length > 0 ? formatPath(f.path) : undefined,
+      message: f.message,
+    };
+  };
+  let current: unknown = value;
+  let result = schema.safeParse(current);
+  const errors: Diagnostic[] = [];
+  for (let pass = 0; !result.success && pass < 4; pass++) {
+    const report = reportIssues(result.error.issues as unknown as SchemaIssue[]);
+    for (const f of report.findings) {
+      if (f.severity === "warning") emit(toDiagnostic(f));
+      else if (report.unknownKeys.length === 0 || pass === 3) errors.push(toDiagnostic(f));
+    }
+    if (report.unknownKeys.length === 0) break;
+    current = stripKeys(current, report.unknownKeys);
+    result = schema.safeParse(current);
+  }
+  if (!result.success) {
+    if (errors.length === 0) {
+      errors.push({ severity: "error", file, message: "Invalid file-level settings" });
+    }
+    throw EvalLoadError.from(errors.map((d) => ({ ...d, message: `${d.message}` })));
+  }
+  const data = result.data as {
+    dataset?: string;
+    execution?: Record<string, unknown> & { evaluators?: FileDefaults["evaluators"] };
+    target?: string;
+    evaluator?: FileDefaults["evaluator"];
+  };
+  const { evaluators, ...execution } = data.execution ?? {};
+  if (evaluators) {
+    const findings: Finding[] = [];
+    await checkPrompts(evaluators, ["execution", "evaluators"], { ctx: setup.ctx, findings });
+    const problems = findings.map(toDiagnostic);
+    for (const d of problems) if (d.severity === "warning") emit(d);
+    if (problems.some((d) => d.severity === "error")) throw EvalLoadError.from(problems);
+  }
+  const dataset = data.dataset?.trim();
+  return {
+    dataset: dataset ? dataset : setup.stem || "eval",
+    execution,
+    evaluators,
+    target: data.target,
+    evaluator: data.evaluator ?? "llm_judge",
+  };
+}

@@ -1,0 +1,266 @@
+/**
+ * Binds each case to a ready target: finds the targets file of its eval file, reads `.env`
+ * files, resolves the target (and its judge) once per targets file, name and folder, and
+ * replaces them by mocks in a dry run. Every problem here happens before any case runs and is a
+ * {@link RunConfigError}.
+ *
+ * @module
+ */
+import { dirname } from "node:path";
+import { createJudgeClient } from "../evaluators/judge_client.ts";
+import type { JudgeClient } from "../evaluators/types.ts";
+import type { EvalCase } from "../schema/eval_case.ts";
+import type { TargetsFile } from "../schema/targets.ts";
+import { loadDotEnv, mergeEnv } from "../targets/env.ts";
+import { TargetConfigError, TargetsFileError } from "../targets/errors.ts";
+import { resolveTarget } from "../targets/registry.ts";
+import { discoverTargetsFile, loadTargetsFile } from "../targets/targets_file.ts";
+import type { Target } from "../targets/types.ts";
+import { createDryRunJudge, createDryRunTarget } from "./dry_run.ts";
+import { RunConfigError } from "./errors.ts";
+import type { TargetResolvedEvent } from "./events.ts";
+import { caseEvaluators, needsJudge } from "./run_case.ts";
+
+/** What a case runs against. */
+export interface CaseBinding {
+  /** The target (a mock in a dry run). */
+  target: Target;
+  /** Name written on rows. */
+  targetName: string;
+  /** Key of the per-target concurrency cap (targets file + name). */
+  capKey: string;
+  /** The target's `workers` cap, if any. */
+  workers?: number;
+  /** The judge, when one is configured. */
+  judge?: JudgeClient;
+  /** Why there is no judge (used when a judged evaluator runs without one). */
+  noJudgeReason: string;
+  /** Runs the target's healthcheck once (shared by every case of the target). */
+  healthcheck?: () => Promise<void>;
+}
+
+/** Options of {@link createTargetResolver}. */
+export interface TargetResolverOptions {
+  /** Explicit targets file (absolute) for every eval file. */
+  targetsFile?: string;
+  /** Target name for every case. */
+  targetOverride?: string;
+  /** Judge target name for every case. */
+  judgeTarget?: string;
+  /** Replace targets and judges by mocks. */
+  dryRun: boolean;
+  /** Process environment (wins over `.env` files). */
+  env: Record<string, string>;
+  /** `fetch` for HTTP providers. */
+  fetch?: typeof fetch;
+  /** Timeout of judge call attempts, in ms. */
+  timeoutMs: number;
+  /** Run signal (healthchecks). */
+  signal: AbortSignal;
+  /** Called when a target is resolved for the first time. */
+  onResolved?: (info: Omit<TargetResolvedEvent, "type">) => void;
+}
+
+/** The eval-file facts the resolver needs. */
+export interface EvalFileRef {
+  /** Absolute path of the eval file. */
+  file: string;
+  /** Dataset root. */
+  root: string;
+  /** Folder of the eval file. */
+  evalDir: string;
+}
+
+/** Resolves and caches targets for a run. */
+export interface TargetResolver {
+  /** Binds one case (resolving its target and judge on first use). */
+  bind(set: EvalFileRef, evalCase: EvalCase): Promise<CaseBinding>;
+  /** Every secret held by a resolved target (to redact from outputs). */
+  secrets(): string[];
+}
+
+function configError(error: unknown, context: string): RunConfigError {
+  if (error instanceof RunConfigError) return error;
+  if (error instanceof TargetsFileError) {
+    return new RunConfigError(`Invalid targets file ${error.file}`, {
+      diagnostics: error.diagnostics,
+      hint: "fix the targets file (agentv validate shows every problem)",
+      cause: error,
+    });
+  }
+  if (error instanceof TargetConfigError) {
+    return new RunConfigError(`${context}: ${error.message}`, {
+      ...(error.hint ? { hint: error.hint } : {}),
+      cause: error,
+    });
+  }
+  return new RunConfigError(`${context}: ${(error as Error)?.message ?? String(error)}`, {
+    cause: error,
+  });
+}
+
+/**
+ * Creates the resolver used by `runEval`.
+ *
+ * @example
+ * ```ts ignore
+ * import { createTargetResolver } from "./resolve_targets.ts";
+ * const resolver = createTargetResolver({ dryRun: false, env: {}, timeoutMs: 120_000, signal });
+ * const binding = await resolver.bind(set, evalCase);
+ * ```
+ */
+export function createTargetResolver(options: TargetResolverOptions): TargetResolver {
+  const targetsPaths = new Map<string, Promise<string | undefined>>();
+  const targetsFiles = new Map<string, Promise<TargetsFile & { path?: string }>>();
+  const envs = new Map<string, Promise<Record<string, string>>>();
+  const bindings = new Map<string, Promise<Omit<CaseBinding, "judge" | "noJudgeReason">>>();
+  const judges = new Map<string, Promise<JudgeClient>>();
+  const secrets = new Set<string>();
+  const dryJudge = options.dryRun ? createDryRunJudge() : undefined;
+
+  const findTargetsPath = (set: EvalFileRef) => {
+    const key = `${set.file}\0${set.root}`;
+    let p = targetsPaths.get(key);
+    if (!p) {
+      p = discoverTargetsFile(set.file, {
+        root: set.root,
+        ...(options.targetsFile !== undefined ? { explicit: options.targetsFile } : {}),
+      });
+      targetsPaths.set(key, p);
+    }
+    return p;
+  };
+  const readTargetsFile = (path: string) => {
+    let p = targetsFiles.get(path);
+    if (!p) {
+      p = loadTargetsFile(path);
+      targetsFiles.set(path, p);
+    }
+    return p;
+  };
+  const envFor = (set: EvalFileRef) => {
+    let p = envs.get(set.evalDir);
+    if (!p) {
+      p = loadDotEnv(set.evalDir, set.root).then((dot) => mergeEnv(dot, options.env));
+      envs.set(set.evalDir, p);
+    }
+    return p;
+  };
+
+  async function resolveNamed(
+    set: EvalFileRef,
+    name: string,
+    targetsPath: string | undefined,
+  ): Promise<Target> {
+    if (targetsPath === undefined) {
+      throw new RunConfigError(`No targets file found for ${set.file}`, {
+        hint:
+          `create .agentv/targets.yaml between the eval file and the dataset root (${set.root}) defining target '${name}', pass --targets FILE, or use --dry-run`,
+      });
+    }
+    const file = await readTargetsFile(targetsPath);
+    const target = resolveTarget(file, name, {
+      env: await envFor(set),
+      targetsFileDir: dirname(targetsPath),
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+    });
+    for (const s of target.secrets) secrets.add(s);
+    return target;
+  }
+
+  async function bindTarget(set: EvalFileRef, name: string) {
+    const targetsPath = await findTargetsPath(set);
+    if (options.dryRun) {
+      let workers: number | undefined;
+      if (targetsPath !== undefined) {
+        const file = await readTargetsFile(targetsPath);
+        const def = file.targets.find((t) => t.name === name);
+        if (def === undefined) {
+          // Same message as a real run: an unknown target is a mistake even in a dry run.
+          resolveTarget(file, name, { env: {} });
+        }
+        if (typeof def?.workers === "number") workers = def.workers;
+      }
+      options.onResolved?.({
+        target: name,
+        provider: "mock",
+        ...(targetsPath !== undefined ? { targets_file: targetsPath } : {}),
+        ...(workers !== undefined ? { workers } : {}),
+        judge_target: "dry-run-judge",
+      });
+      return {
+        target: createDryRunTarget(name, workers !== undefined ? { workers } : {}),
+        targetName: name,
+        capKey: `${targetsPath ?? ""}\0${name}`,
+        ...(workers !== undefined ? { workers } : {}),
+      };
+    }
+    const target = await resolveNamed(set, name, targetsPath);
+    let check: Promise<void> | undefined;
+    const judgeName = options.judgeTarget ?? target.judgeTarget;
+    options.onResolved?.({
+      target: name,
+      provider: target.provider,
+      ...(targetsPath !== undefined ? { targets_file: targetsPath } : {}),
+      ...(target.workers !== undefined ? { workers: target.workers } : {}),
+      ...(judgeName !== undefined ? { judge_target: judgeName } : {}),
+    });
+    return {
+      target,
+      targetName: name,
+      capKey: `${targetsPath ?? ""}\0${name}`,
+      ...(target.workers !== undefined ? { workers: target.workers } : {}),
+      ...(target.healthcheck
+        ? {
+          healthcheck: () => {
+            check ??= target.healthcheck!(options.signal);
+            return check;
+          },
+        }
+        : {}),
+    };
+  }
+
+  async function bindJudge(set: EvalFileRef, judgeName: string): Promise<JudgeClient> {
+    const targetsPath = await findTargetsPath(set);
+    const judgeTarget = await resolveNamed(set, judgeName, targetsPath);
+    return createJudgeClient(judgeTarget, { timeoutMs: options.timeoutMs, evalDir: set.evalDir });
+  }
+
+  return {
+    async bind(set, evalCase) {
+      const name = options.targetOverride ?? evalCase.execution.target;
+      const key = `${set.file}\0${set.evalDir}\0${name}`;
+      let p = bindings.get(key);
+      if (!p) {
+        p = bindTarget(set, name).catch((e) => {
+          throw configError(e, `Cannot use target '${name}' for ${set.file}`);
+        });
+        bindings.set(key, p);
+      }
+      const base = await p;
+      if (dryJudge) return { ...base, judge: dryJudge, noJudgeReason: "" };
+      const judgeName = options.judgeTarget ?? base.target.judgeTarget;
+      const wantsJudge = caseEvaluators(evalCase).some(needsJudge);
+      if (judgeName === undefined) {
+        const where = (await findTargetsPath(set)) ?? ".agentv/targets.yaml";
+        return {
+          ...base,
+          noJudgeReason:
+            `no judge target for '${name}': set judge_target: <name> on target '${name}' in ${where}, or pass --judge-target NAME`,
+        };
+      }
+      if (!wantsJudge) return { ...base, noJudgeReason: "" };
+      const judgeKey = `${set.file}\0${set.evalDir}\0${judgeName}`;
+      let j = judges.get(judgeKey);
+      if (!j) {
+        j = bindJudge(set, judgeName).catch((e) => {
+          throw configError(e, `Cannot use judge target '${judgeName}' for target '${name}'`);
+        });
+        judges.set(judgeKey, j);
+      }
+      return { ...base, judge: await j, noJudgeReason: "" };
+    },
+    secrets: () => [...secrets],
+  };
+}

@@ -1,0 +1,253 @@
+/**
+ * One case through the pipeline: prompt → target call (retries, timeout) → trace and candidate
+ * answer → evaluators → case score → result row. Never throws: every failure becomes a row with
+ * `status: "error"` and the reason.
+ *
+ * @module
+ */
+import { aggregateCaseScore } from "../evaluators/case_score.ts";
+import { candidateAnswer, summarizeTrace } from "../evaluators/answer.ts";
+import { evaluatorError, runEvaluator } from "../evaluators/run_evaluator.ts";
+import type { EvaluationContext, JudgeClient } from "../evaluators/types.ts";
+import { buildChatMessages, renderGuidelines, renderPrompt } from "../prompt/render_prompt.ts";
+import type { EvalCase } from "../schema/eval_case.ts";
+import type { EvaluatorConfig } from "../schema/evaluator.ts";
+import type { EvaluatorResult, OutputMessage, ResultRow } from "../schema/result.ts";
+import { invokeWithRetry, type RetryInfo } from "../targets/retry.ts";
+import type { Target, TargetResponse } from "../targets/types.ts";
+
+/** Evaluator types that need a judge model. */
+const JUDGED_TYPES = new Set(["llm_judge", "rubric"]);
+
+/** Whether an evaluator (or any composite member / aggregator) needs a judge model. */
+export function needsJudge(config: EvaluatorConfig): boolean {
+  if (JUDGED_TYPES.has(config.type)) return true;
+  if (config.type === "composite") {
+    return config.aggregator.type === "llm_judge" || config.evaluators.some(needsJudge);
+  }
+  return false;
+}
+
+/** The evaluators a case runs: its list, or its default kind when the list is empty. */
+export function caseEvaluators(evalCase: EvalCase): EvaluatorConfig[] {
+  if (evalCase.evaluators.length > 0) return evalCase.evaluators;
+  return [{ type: evalCase.evaluator, name: evalCase.evaluator, weight: 1 } as EvaluatorConfig];
+}
+
+/** A retry of the target call, as reported to {@link CaseRuntime.onRetry}. */
+export interface CaseRetry {
+  /** The attempt that failed (1-based). */
+  attempt: number;
+  /** Delay before the next attempt, in ms. */
+  delayMs: number;
+  /** Why it failed. */
+  reason: string;
+}
+
+/** Everything {@link runCase} needs besides the case. */
+export interface CaseRuntime {
+  /** The resolved target (a mock in a dry run). */
+  target: Target;
+  /** Name written to the row's `target`. */
+  targetName: string;
+  /** The judge, when one is configured. */
+  judge?: JudgeClient;
+  /** Why there is no judge (shown on judged evaluators when `judge` is absent). */
+  noJudgeReason: string;
+  /** Folder of the eval file. */
+  evalDir: string;
+  /** Dataset root. */
+  root: string;
+  /** Per-attempt timeout of target calls, and evaluator timeout, in ms. */
+  timeoutMs: number;
+  /** Aborted on interruption. */
+  signal: AbortSignal;
+  /** The runner's clock in ms. */
+  now: () => number;
+  /** Marks rows `dry_run: true`. */
+  dryRun: boolean;
+  /** Runs the target's healthcheck once (memoised by the caller); rejects when it failed. */
+  healthcheck?: () => Promise<void>;
+  /** Called before each retry of the target call. */
+  onRetry?: (retry: CaseRetry) => void;
+  /** Redacts secrets from error text. */
+  redact: (text: string) => string;
+}
+
+function messageOf(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  return String(error);
+}
+
+function attemptsOf(error: unknown, counted: number): number {
+  const attempts = (error as { attempts?: unknown } | null)?.attempts;
+  return typeof attempts === "number" && attempts > 0 ? attempts : counted;
+}
+
+function baseRow(evalCase: EvalCase, runtime: CaseRuntime): Pick<
+  ResultRow,
+  "timestamp" | "eval_id" | "dataset" | "conversation_id" | "target"
+> {
+  return {
+    timestamp: new Date(runtime.now()).toISOString(),
+    eval_id: evalCase.id,
+    dataset: evalCase.dataset,
+    ...(evalCase.conversation_id !== undefined
+      ? { conversation_id: evalCase.conversation_id }
+      : {}),
+    target: runtime.targetName,
+  };
+}
+
+function errorRow(
+  evalCase: EvalCase,
+  runtime: CaseRuntime,
+  error: string,
+  extra: { attempts: number; durationMs: number; outputMessages?: OutputMessage[] },
+): ResultRow {
+  const outputMessages = extra.outputMessages ?? [];
+  return {
+    ...baseRow(evalCase, runtime),
+    status: "error",
+    score: 0,
+    verdict: "fail",
+    hits: [],
+    misses: [`Error: ${error}`],
+    candidate_answer: candidateAnswer(outputMessages),
+    evaluator_results: [],
+    output_messages: outputMessages,
+    duration_ms: extra.durationMs,
+    attempts: extra.attempts,
+    error,
+    ...(runtime.dryRun ? { dry_run: true } : {}),
+  };
+}
+
+/**
+ * Runs one case and returns its result row (never throws).
+ *
+ * @example
+ * ```ts ignore
+ * import { runCase } from "./run_case.ts";
+ * const row = await runCase(evalCase, runtime);
+ * console.log(row.status, row.score, row.verdict);
+ * ```
+ */
+export async function runCase(evalCase: EvalCase, runtime: CaseRuntime): Promise<ResultRow> {
+  const interrupted = () => runtime.signal.aborted;
+  let prompt: string;
+  let guidelines: string;
+  let messages: ReturnType<typeof buildChatMessages>;
+  try {
+    prompt = renderPrompt(evalCase);
+    guidelines = renderGuidelines(evalCase);
+    messages = buildChatMessages(evalCase);
+  } catch (e) {
+    return errorRow(evalCase, runtime, `Could not build the prompt: ${messageOf(e)}`, {
+      attempts: 0,
+      durationMs: 0,
+    });
+  }
+
+  if (runtime.healthcheck) {
+    try {
+      await runtime.healthcheck();
+    } catch (e) {
+      const reason = interrupted() ? "interrupted" : runtime.redact(messageOf(e));
+      return errorRow(evalCase, runtime, reason, { attempts: 0, durationMs: 0 });
+    }
+  }
+
+  let retries = 0;
+  const started = runtime.now();
+  let response: TargetResponse;
+  let attempts: number;
+  try {
+    const result = await invokeWithRetry(runtime.target, {
+      evalCase,
+      prompt,
+      messages,
+      guidelines,
+      evalDir: runtime.evalDir,
+    }, {
+      timeoutMs: runtime.timeoutMs,
+      signal: runtime.signal,
+      onRetry: (info: RetryInfo) => {
+        retries++;
+        runtime.onRetry?.({
+          attempt: info.attempt + 1,
+          delayMs: Math.round(info.delayMs),
+          reason: runtime.redact(info.error.message),
+        });
+      },
+    });
+    response = result.response;
+    attempts = result.attempts;
+  } catch (e) {
+    const durationMs = Math.round(runtime.now() - started);
+    const reason = interrupted() ? "interrupted" : runtime.redact(messageOf(e));
+    return errorRow(evalCase, runtime, reason, {
+      attempts: attemptsOf(e, retries + 1),
+      durationMs,
+    });
+  }
+  const durationMs = Math.round(runtime.now() - started);
+
+  const outputMessages = response.output_messages;
+  const trace = summarizeTrace(outputMessages, {
+    token_usage: response.token_usage,
+    cost_usd: response.cost_usd,
+    duration_ms: response.duration_ms ?? durationMs,
+  });
+  const candidate = candidateAnswer(outputMessages);
+  const context: EvaluationContext = {
+    evalCase,
+    candidate,
+    outputMessages,
+    trace,
+    prompt,
+    evalDir: runtime.evalDir,
+    root: runtime.root,
+    timeoutMs: runtime.timeoutMs,
+    signal: runtime.signal,
+    ...(runtime.judge ? { judge: runtime.judge } : {}),
+    targetName: runtime.targetName,
+    runEvaluator,
+  };
+
+  const results: EvaluatorResult[] = [];
+  for (const config of caseEvaluators(evalCase)) {
+    if (!runtime.judge && needsJudge(config)) {
+      results.push(evaluatorError(config, runtime.noJudgeReason));
+      continue;
+    }
+    results.push(await runEvaluator(config, context));
+  }
+  const aggregate = aggregateCaseScore(results);
+  let error: string | undefined;
+  if (aggregate.status === "error") {
+    error = interrupted() ? "interrupted" : results
+      .filter((r) => r.status === "error")
+      .map((r) => `evaluator '${r.name}' (${r.type}): ${r.error ?? "failed"}`)
+      .join("; ") || "no evaluator produced a result";
+    error = runtime.redact(error);
+  }
+  return {
+    ...baseRow(evalCase, runtime),
+    status: aggregate.status,
+    score: aggregate.score,
+    verdict: aggregate.verdict,
+    hits: aggregate.hits,
+    misses: aggregate.misses,
+    ...(aggregate.reasoning !== undefined ? { reasoning: aggregate.reasoning } : {}),
+    candidate_answer: candidate,
+    evaluator_results: results,
+    trace_summary: trace,
+    output_messages: outputMessages,
+    ...(response.token_usage !== undefined ? { token_usage: response.token_usage } : {}),
+    duration_ms: durationMs,
+    attempts,
+    ...(error !== undefined ? { error } : {}),
+    ...(runtime.dryRun ? { dry_run: true } : {}),
+  };
+}

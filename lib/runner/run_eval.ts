@@ -1,0 +1,343 @@
+/**
+ * The run: load eval files, select cases, resolve targets, run every case through one bounded
+ * worker pool (plus per-target caps), append each row to the results file as it finishes, and
+ * summarise. Interruption (the `signal`) stops scheduling, aborts calls in flight, records them
+ * as `interrupted` errors and still returns the partial summary.
+ *
+ * @module
+ */
+import { resolve } from "node:path";
+import { loadEvalFile } from "../loader/load_eval_file.ts";
+import { matchGlob } from "../loader/glob.ts";
+import { EvalLoadError } from "../loader/errors.ts";
+import { openResultsWriter, type ResultsWriter } from "../report/results_writer.ts";
+import { type RunSummary, summarizeResults } from "../report/summary.ts";
+import type { Diagnostic, EvalCase } from "../schema/eval_case.ts";
+import type { ResultRow } from "../schema/result.ts";
+import { RunConfigError } from "./errors.ts";
+import type { RunEvent } from "./events.ts";
+import { Semaphore } from "./pool.ts";
+import { type CaseBinding, createTargetResolver } from "./resolve_targets.ts";
+import { runCase } from "./run_case.ts";
+
+/** An eval file already loaded (the shape of `loadEvalFile` / `sandboxedLoad`). */
+export interface LoadedEvalSet {
+  /** Absolute path of the eval file. */
+  file: string;
+  /** Dataset root. */
+  root: string;
+  /** Folder of the eval file. */
+  evalDir: string;
+  /** Valid cases. */
+  cases: EvalCase[];
+  /** Loader diagnostics (error ones name cases that were skipped). */
+  diagnostics?: Diagnostic[];
+}
+
+/** Loads one eval file (default `loadEvalFile`; the CLI passes its sandboxed loader). */
+export type EvalFileLoader = (
+  path: string,
+  options: { root?: string; verbose?: boolean },
+) => Promise<LoadedEvalSet>;
+
+/** Options of {@link runEval}. */
+export interface RunEvalOptions {
+  /** Eval files to load (absolute, or relative to `cwd`). */
+  files?: string[];
+  /** Eval files already loaded (run after `files`). */
+  sets?: LoadedEvalSet[];
+  /** Dataset root override for loading and target discovery (default: found per file). */
+  root?: string;
+  /** Loader for `files` (default `loadEvalFile`). */
+  load?: EvalFileLoader;
+  /** Target name used for every case instead of its `execution.target`. */
+  targetOverride?: string;
+  /** Targets file used for every eval file instead of the discovered `.agentv/targets.yaml`. */
+  targetsFile?: string;
+  /** Judge target for every case instead of the evaluated target's `judge_target`. */
+  judgeTarget?: string;
+  /** Cases run at once across all files (default 4). */
+  workers?: number;
+  /** Timeout of each target call attempt and of each evaluator, in ms (default 120000). */
+  timeoutMs?: number;
+  /** Glob on case ids (`*`, `**`, `?`, `{a,b}`, `[...]`); other cases are not run. */
+  filter?: string;
+  /** Results file (JSONL, truncated first); no file is written when absent. */
+  out?: string;
+  /** Replace every target and the judge by mocks (no network); rows get `dry_run: true`. */
+  dryRun?: boolean;
+  /** Environment for `${{ VAR }}` (the process env; `.env` files are read below it). */
+  env: Record<string, string>;
+  /** Base for relative paths. */
+  cwd: string;
+  /** Interrupts the run (Ctrl-C). */
+  signal?: AbortSignal;
+  /** Receives progress events. */
+  onEvent?: (event: RunEvent) => void;
+  /** `fetch` used by HTTP targets (default the global one). */
+  fetch?: typeof fetch;
+  /** Clock in ms used for every duration and timestamp (default `Date.now`). */
+  now?: () => number;
+  /** Loader verbosity (e.g. a missing JSONL sidecar warning). */
+  verbose?: boolean;
+}
+
+/** What {@link runEval} returns. */
+export interface RunEvalResult {
+  /** Every row, in the order written (completion order). */
+  rows: ResultRow[];
+  /** The summary. */
+  summary: RunSummary;
+}
+
+interface Job {
+  set: LoadedEvalSet;
+  evalCase: EvalCase;
+  binding: CaseBinding;
+}
+
+/** Diagnostics that mean a case was skipped: errors, and warnings that say so. */
+function skippedCaseDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
+  return diagnostics.filter((d) =>
+    d.severity === "error" || /\bskipp(ed|ing)\b/i.test(d.message)
+  );
+}
+
+async function loadSets(options: RunEvalOptions): Promise<LoadedEvalSet[]> {
+  const load: EvalFileLoader = options.load ?? loadEvalFile;
+  const sets: LoadedEvalSet[] = [];
+  const fileErrors: Diagnostic[] = [];
+  const root = options.root === undefined ? undefined : resolve(options.cwd, options.root);
+  for (const path of options.files ?? []) {
+    try {
+      sets.push(
+        await load(resolve(options.cwd, path), {
+          ...(root !== undefined ? { root } : {}),
+          verbose: options.verbose ?? false,
+        }),
+      );
+    } catch (e) {
+      if (e instanceof EvalLoadError || (e as { diagnostics?: unknown })?.diagnostics) {
+        fileErrors.push(...(e as EvalLoadError).diagnostics);
+        if ((e as EvalLoadError).diagnostics.length === 0) {
+          fileErrors.push({ severity: "error", file: path, message: (e as Error).message });
+        }
+      } else throw e;
+    }
+  }
+  if (fileErrors.length > 0) {
+    throw new RunConfigError(
+      `Could not load ${new Set(fileErrors.map((d) => d.file)).size} eval file(s); nothing ran`,
+      { diagnostics: fileErrors, hint: "fix the errors above (agentv validate shows them too)" },
+    );
+  }
+  return [...sets, ...(options.sets ?? [])];
+}
+
+/**
+ * Runs eval cases against their targets and scores them.
+ *
+ * Throws {@link RunConfigError} (nothing ran) for file-level load errors, no case to run, a
+ * missing targets file, an unknown target or a missing `${{ VAR }}`. Per-case failures never
+ * throw: they are rows with `status: "error"`.
+ *
+ * @example
+ * ```ts ignore
+ * import { runEval } from "@agentv/agentv";
+ * const { rows, summary } = await runEval({
+ *   files: ["evals/dataset.yaml"],
+ *   env: Deno.env.toObject(),
+ *   cwd: Deno.cwd(),
+ *   out: ".agentv/results/run.jsonl",
+ *   onEvent: (e) => e.type === "case_finished" && console.log(e.row.eval_id, e.row.score),
+ * });
+ * console.log(summary.scores.mean);
+ * ```
+ */
+export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
+  const now = options.now ?? Date.now;
+  const startedAt = now();
+  const signal = options.signal ?? new AbortController().signal;
+  const emit = options.onEvent ?? (() => {});
+  const workers = Math.max(1, Math.floor(options.workers ?? 4));
+  const timeoutMs = options.timeoutMs ?? 120_000;
+  const dryRun = options.dryRun ?? false;
+
+  const sets = await loadSets(options);
+  const invalid = sets.flatMap((s) => skippedCaseDiagnostics(s.diagnostics ?? []));
+  const selected: { set: LoadedEvalSet; evalCase: EvalCase }[] = [];
+  for (const set of sets) {
+    for (const evalCase of set.cases) {
+      if (options.filter === undefined || matchGlob(options.filter, evalCase.id)) {
+        selected.push({ set, evalCase });
+      }
+    }
+  }
+  if (selected.length === 0) {
+    const what = options.filter !== undefined
+      ? `No eval case id matches --filter '${options.filter}'`
+      : invalid.length > 0
+      ? "No valid eval case to run: every case was rejected by the loader"
+      : "No eval cases found";
+    throw new RunConfigError(what, {
+      diagnostics: invalid,
+      hint: options.filter !== undefined
+        ? "--filter is a glob on case ids, e.g. 'refund-*' or '{a,b}'"
+        : "check the files with agentv validate",
+    });
+  }
+
+  const resolver = createTargetResolver({
+    ...(options.targetsFile !== undefined
+      ? { targetsFile: resolve(options.cwd, options.targetsFile) }
+      : {}),
+    ...(options.targetOverride !== undefined ? { targetOverride: options.targetOverride } : {}),
+    ...(options.judgeTarget !== undefined ? { judgeTarget: options.judgeTarget } : {}),
+    dryRun,
+    env: options.env,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+    timeoutMs,
+    signal,
+    onResolved: (info) => emit({ type: "target_resolved", ...info }),
+  });
+  const jobs: Job[] = [];
+  for (const { set, evalCase } of selected) {
+    jobs.push({ set, evalCase, binding: await resolver.bind(set, evalCase) });
+  }
+
+  const outPath = options.out === undefined ? undefined : resolve(options.cwd, options.out);
+  let writer: ResultsWriter | undefined;
+  if (outPath !== undefined) {
+    try {
+      writer = await openResultsWriter(outPath, { secrets: resolver.secrets() });
+    } catch (e) {
+      throw new RunConfigError(`Cannot write the results file ${outPath}: ${(e as Error).message}`, {
+        hint: "pass --out with a writable path",
+        cause: e,
+      });
+    }
+  }
+
+  const rows: ResultRow[] = [];
+  const total = jobs.length;
+  const secrets = resolver.secrets();
+  const redact = (text: string) => {
+    let out = text;
+    for (const s of secrets) if (s.length >= 4) out = out.split(s).join("***");
+    return out;
+  };
+  emit({
+    type: "run_started",
+    total,
+    files: sets.map((s) => s.file),
+    workers,
+    ...(outPath !== undefined ? { results_path: outPath } : {}),
+    dry_run: dryRun,
+  });
+
+  const pool = new Semaphore(workers);
+  const caps = new Map<string, Semaphore>();
+  const running = new Set<Promise<void>>();
+  let started = 0;
+  let interruptedEmitted = false;
+  const onAbort = () => {
+    interruptedEmitted = true;
+    emit({ type: "interrupted", in_flight: running.size, not_started: total - started });
+  };
+  signal.addEventListener("abort", onAbort, { once: true });
+
+  const finish = (row: ResultRow) => {
+    const written = writer ? writer.write(row) : row;
+    rows.push(written);
+    emit({ type: "case_finished", row: written, done: rows.length, total });
+  };
+
+  try {
+    for (const job of jobs) {
+      if (signal.aborted) break;
+      const { binding } = job;
+      let cap: Semaphore | undefined;
+      if (binding.workers !== undefined) {
+        cap = caps.get(binding.capKey);
+        if (!cap) caps.set(binding.capKey, cap = new Semaphore(binding.workers));
+      }
+      const releaseCap = cap ? await cap.acquire(signal) : () => {};
+      if (!releaseCap) break;
+      const releaseSlot = await pool.acquire(signal);
+      if (!releaseSlot) {
+        releaseCap();
+        break;
+      }
+      const index = started++;
+      emit({
+        type: "case_started",
+        eval_id: job.evalCase.id,
+        dataset: job.evalCase.dataset,
+        target: binding.targetName,
+        index,
+        total,
+      });
+      const task = runCase(job.evalCase, {
+        target: binding.target,
+        targetName: binding.targetName,
+        ...(binding.judge ? { judge: binding.judge } : {}),
+        noJudgeReason: binding.noJudgeReason,
+        evalDir: job.set.evalDir,
+        root: job.set.root,
+        timeoutMs,
+        signal,
+        now,
+        dryRun,
+        ...(binding.healthcheck ? { healthcheck: binding.healthcheck } : {}),
+        onRetry: (r) =>
+          emit({
+            type: "retry",
+            eval_id: job.evalCase.id,
+            target: binding.targetName,
+            attempt: r.attempt,
+            delay_ms: r.delayMs,
+            reason: r.reason,
+          }),
+        redact,
+      }).then(finish).finally(() => {
+        releaseSlot();
+        releaseCap();
+        running.delete(task);
+      });
+      running.add(task);
+    }
+    await Promise.all(running);
+  } finally {
+    signal.removeEventListener("abort", onAbort);
+    writer?.close();
+  }
+  if (signal.aborted && !interruptedEmitted) onAbort();
+
+  const summary = summarizeResults(rows, {
+    invalid,
+    notStarted: total - started,
+    interrupted: signal.aborted,
+    dryRun,
+    ...(outPath !== undefined ? { resultsPath: outPath } : {}),
+    durationMs: now() - startedAt,
+  });
+  emit({ type: "run_finished", summary });
+  return { rows, summary };
+}
+
+/**
+ * The default results path: `<root>/.agentv/results/<dataset>-<UTC timestamp>.jsonl`, the
+ * timestamp being ISO-8601 with `:` and `.` replaced by `-` (e.g. `2026-01-21T10-22-57-123Z`).
+ *
+ * @example
+ * ```ts
+ * import { defaultResultsPath } from "./run_eval.ts";
+ * defaultResultsPath("/repo", "support", Date.UTC(2026, 0, 21, 10, 22, 57, 123));
+ * // "/repo/.agentv/results/support-2026-01-21T10-22-57-123Z.jsonl"
+ * ```
+ */
+export function defaultResultsPath(root: string, dataset: string, time: number): string {
+  const stamp = new Date(time).toISOString().replace(/[:.]/g, "-");
+  const safe = dataset.replace(/[^A-Za-z0-9._-]+/g, "_").replace(/^[._]+/, "") || "results";
+  return resolve(root, ".agentv", "results", `${safe}-${stamp}.jsonl`);
+}

@@ -1,0 +1,217 @@
+/**
+ * The `cli` provider: runs `command_template` through the shell for each case. Placeholders
+ * `{PROMPT}`, `{GUIDELINES}`, `{EVAL_ID}`, `{ATTEMPT}`, `{FILES}` and `{OUTPUT_FILE}` are replaced
+ * by shell-quoted values (do not add quotes around them). A relative `cwd` is resolved against the
+ * targets file's folder; without `cwd` the command runs in the eval file's folder. The answer is
+ * read from `{OUTPUT_FILE}` when the template uses it, else from stdout (see `cli_output.ts`).
+ *
+ * @module
+ */
+import { basename, join, resolve } from "node:path";
+import { tmpdir } from "node:os";
+import type { CliHealthcheck, CliSettings } from "../schema/targets.ts";
+import { parseCliOutput } from "./cli_output.ts";
+import { getOk } from "./http.ts";
+import type { ProviderContext, TargetCore } from "./provider_context.ts";
+import { redactText } from "./redact.ts";
+import { quoteShellArg, runShell, type ShellResult, tail } from "./shell.ts";
+import { TargetError, type TargetRequest, type TargetResponse } from "./types.ts";
+
+/** Placeholder values before quoting. */
+export interface PlaceholderValues {
+  /** `{PROMPT}` */
+  PROMPT: string;
+  /** `{GUIDELINES}` */
+  GUIDELINES: string;
+  /** `{EVAL_ID}` */
+  EVAL_ID: string;
+  /** `{ATTEMPT}` */
+  ATTEMPT: string;
+  /** `{FILES}`: absolute paths, each rendered through `files_format`. */
+  FILES: string[];
+  /** `{OUTPUT_FILE}` */
+  OUTPUT_FILE: string;
+}
+
+/**
+ * Renders a command template in one pass: each placeholder becomes its shell-quoted value;
+ * `{FILES}` becomes every file rendered through `filesFormat` (`{path}`, `{basename}`), joined by
+ * spaces. Other text is left as written.
+ *
+ * @example
+ * ```ts
+ * import { renderCommandTemplate } from "./cli.ts";
+ * renderCommandTemplate("agent --prompt {PROMPT} {FILES}", {
+ *   PROMPT: "it's", GUIDELINES: "", EVAL_ID: "c1", ATTEMPT: "0", FILES: ["/a/b.md"], OUTPUT_FILE: "",
+ * }, { filesFormat: "--file {path}", os: "linux" });
+ * // "agent --prompt 'it'\"'\"'s' --file '/a/b.md'"
+ * ```
+ */
+export function renderCommandTemplate(
+  template: string,
+  values: PlaceholderValues,
+  options: { filesFormat?: string; os?: typeof Deno.build.os } = {},
+): string {
+  const q = (v: string) => quoteShellArg(v, options.os);
+  const format = options.filesFormat ?? "{path}";
+  const files = values.FILES.map((file) =>
+    format.replace(/\{(path|basename)\}/g, (_, key) => q(key === "path" ? file : basename(file)))
+  ).join(" ");
+  return template.replace(
+    /\{(PROMPT|GUIDELINES|EVAL_ID|ATTEMPT|FILES|OUTPUT_FILE)\}/g,
+    (_, key: keyof PlaceholderValues) => key === "FILES" ? files : q(values[key] as string),
+  );
+}
+
+/** Creates the `cli` provider. */
+export function createCliTarget(settings: CliSettings, context: ProviderContext): TargetCore {
+  const template = settings.command_template ?? "";
+  const usesOutputFile = template.includes("{OUTPUT_FILE}");
+  const timeoutMs = settings.timeout_seconds !== undefined
+    ? Math.floor(settings.timeout_seconds * 1000)
+    : undefined;
+  const label = `CLI target '${context.name}'`;
+  const baseDir = (evalDir: string) => context.targetsFileDir ?? evalDir;
+  const safe = (text: string) => redactText(text, context.secrets);
+  let health: Promise<void> | undefined;
+
+  const ensureHealthy = (signal: AbortSignal, evalDir?: string): Promise<void> => {
+    const check = settings.healthcheck;
+    if (check === undefined) return Promise.resolve();
+    if (health === undefined) {
+      const attempt = runHealthcheck(check, signal, evalDir);
+      health = attempt;
+      // an aborted check is not a verdict on the agent: the next call checks again
+      attempt.catch(() => {
+        if (signal.aborted && health === attempt) health = undefined;
+      });
+    }
+    return health;
+  };
+
+  const runHealthcheck = async (check: CliHealthcheck, signal: AbortSignal, evalDir?: string) => {
+    const seconds = check.timeout_seconds ?? settings.timeout_seconds ?? 60;
+    const fail = (detail: string) =>
+      new TargetError(safe(`CLI healthcheck failed for '${context.name}': ${detail}`));
+    if (check.type === "http") {
+      try {
+        await getOk(check.url, {
+          signal: AbortSignal.any([signal, AbortSignal.timeout(seconds * 1000)]),
+          fetch: context.fetch,
+          secrets: context.secrets,
+        });
+      } catch (error) {
+        throw fail(error instanceof Error ? error.message : String(error));
+      }
+      return;
+    }
+    const targetCwd = settings.cwd !== undefined
+      ? resolve(baseDir(evalDir ?? "."), settings.cwd)
+      : evalDir;
+    const cwd = check.cwd !== undefined ? resolve(baseDir(evalDir ?? "."), check.cwd) : targetCwd;
+    const command = renderCommandTemplate(check.command_template, {
+      PROMPT: "",
+      GUIDELINES: "",
+      EVAL_ID: "healthcheck",
+      ATTEMPT: "0",
+      FILES: [],
+      OUTPUT_FILE: join(context.tempDir ?? tmpdir(), `agentv-healthcheck-${Date.now()}.json`),
+    }, { filesFormat: settings.files_format });
+    const result = await run(command, { cwd, timeoutMs: seconds * 1000, signal }).catch((e) => {
+      throw fail(e instanceof Error ? e.message : String(e));
+    });
+    if (result.timedOut) throw fail(`timed out after ${seconds}s`);
+    if (result.aborted) throw fail("aborted");
+    if (result.code !== 0) throw fail(exitDetail(result));
+  };
+
+  const run = async (
+    command: string,
+    options: { cwd?: string; timeoutMs?: number; signal: AbortSignal },
+  ): Promise<ShellResult> => {
+    try {
+      return await runShell(command, { ...options, env: { ...context.env, ...settings.env } });
+    } catch (error) {
+      const reason = error instanceof Deno.errors.NotFound
+        ? `working folder '${options.cwd}' does not exist or the shell is missing`
+        : error instanceof Error
+        ? error.message
+        : String(error);
+      throw new TargetError(safe(`${label} could not start: ${reason}`));
+    }
+  };
+
+  return {
+    ...(settings.healthcheck
+      ? { healthcheck: (signal: AbortSignal) => ensureHealthy(signal) }
+      : {}),
+    async invoke(request: TargetRequest): Promise<TargetResponse> {
+      await ensureHealthy(request.signal, request.evalDir);
+      const outputFile = usesOutputFile
+        ? join(
+          context.tempDir ?? tmpdir(),
+          `agentv-${safeName(request.evalCase.id)}-${Date.now()}-${randomSuffix()}.json`,
+        )
+        : "";
+      const files = [
+        ...new Set(request.evalCase.file_paths.map((p) => resolve(request.evalDir, p))),
+      ];
+      const command = renderCommandTemplate(template, {
+        PROMPT: request.prompt,
+        GUIDELINES: request.guidelines,
+        EVAL_ID: request.evalCase.id,
+        ATTEMPT: String(request.attempt),
+        FILES: files,
+        OUTPUT_FILE: outputFile,
+      }, { filesFormat: settings.files_format });
+      const cwd = settings.cwd !== undefined
+        ? resolve(baseDir(request.evalDir), settings.cwd)
+        : request.evalDir;
+      const recorded = { command: safe(command), cwd };
+      try {
+        const result = await run(command, { cwd, timeoutMs, signal: request.signal });
+        if (result.aborted) {
+          throw new TargetError(`${label} was aborted`, { cause: request.signal.reason });
+        }
+        if (result.timedOut) {
+          throw new TargetError(`${label} timed out after ${settings.timeout_seconds}s`, {
+            retryable: true,
+          });
+        }
+        if (result.code !== 0) throw new TargetError(safe(`${label} ${exitDetail(result)}`));
+        let raw = result.stdout.replace(/\s+$/, "");
+        if (usesOutputFile) {
+          try {
+            raw = await Deno.readTextFile(outputFile);
+          } catch (error) {
+            const reason = error instanceof Deno.errors.NotFound
+              ? "it does not exist"
+              : String(error);
+            throw new TargetError(
+              safe(`${label} did not write its {OUTPUT_FILE} '${outputFile}': ${reason}`),
+            );
+          }
+        }
+        const parsed = parseCliOutput(raw, { onWarning: context.onWarning, label });
+        return { duration_ms: result.durationMs, ...parsed, request: recorded };
+      } finally {
+        if (usesOutputFile && !settings.keep_temp_files) {
+          await Deno.remove(outputFile).catch(() => {});
+        }
+      }
+    },
+  };
+}
+
+function exitDetail(result: ShellResult): string {
+  const output = tail(result.stderr) || tail(result.stdout);
+  return `exited with code ${result.code}${output ? `: ${output}` : ""}`;
+}
+
+function safeName(id: string): string {
+  return id.replace(/[^A-Za-z0-9_.-]/g, "_").slice(0, 80);
+}
+
+function randomSuffix(): string {
+  return Math.random().toString(36).slice(2, 9).padEnd(7, "0");
+}

@@ -1,0 +1,176 @@
+/**
+ * Shared `fetch` plumbing of the HTTP providers: a JSON POST bound to the request's signal that
+ * maps every failure to a {@link TargetError} with a redacted message.
+ *
+ * Failure mapping (the retry decision itself is `invokeWithRetry`'s, using the target's
+ * `retry_status_codes`; `retryable` here is the default for errors without a status):
+ * - non-2xx → `status` set, `retryable` for 408, 429 and 5xx, `retryAfterMs` from `Retry-After`
+ *   (seconds or an HTTP date) or `retry-after-ms`; the provider's error message is quoted.
+ * - connection refused / reset, or a body cut off mid-read → retryable, no status.
+ * - a 2xx body that is not JSON → retryable (gateways and overloaded servers truncate bodies; a
+ *   server that always does so costs at most `max_retries` extra attempts).
+ * - aborted by the signal → not retryable (the retry loop knows whether its own per-attempt
+ *   timeout fired and retries that itself).
+ *
+ * @module
+ */
+import { TargetError } from "./types.ts";
+import { redactText, redactValue } from "./redact.ts";
+
+/** Options of {@link postJson}. */
+export interface PostJsonOptions {
+  /** Request headers (secrets allowed: they never reach messages). */
+  headers: Record<string, string>;
+  /** Aborts the call. */
+  signal: AbortSignal;
+  /** Secret values to redact from messages. */
+  secrets: readonly string[];
+  /** Provider label for messages, e.g. `OpenAI`. */
+  label: string;
+  /** `fetch` to use (default the global one). */
+  fetch?: typeof fetch;
+}
+
+/** A parsed JSON reply plus the request as sent (redacted). */
+export interface JsonReply {
+  /** The parsed body. */
+  body: unknown;
+  /** `{url, headers, body}` with secrets redacted. */
+  request: { url: string; headers: Record<string, string>; body: unknown };
+}
+
+/** Statuses retried by default when a target sets no `retry_status_codes`. */
+export const DEFAULT_RETRY_STATUS_CODES: readonly number[] = [408, 429, 500, 502, 503, 504];
+
+/**
+ * POSTs `body` as JSON to `url` and parses the JSON reply.
+ *
+ * @example
+ * ```ts
+ * import { postJson } from "./http.ts";
+ * const { body } = await postJson("http://127.0.0.1:8080/v1/chat/completions", { model: "m" }, {
+ *   headers: { authorization: "Bearer sk-..." },
+ *   signal: AbortSignal.timeout(10_000),
+ *   secrets: ["sk-..."],
+ *   label: "OpenAI",
+ * });
+ * ```
+ */
+export async function postJson(
+  url: string,
+  body: unknown,
+  options: PostJsonOptions,
+): Promise<JsonReply> {
+  const { secrets, label, signal } = options;
+  const doFetch = options.fetch ?? fetch;
+  const request = {
+    url: redactText(url, secrets),
+    headers: redactValue(options.headers, secrets),
+    body: redactValue(body, secrets),
+  };
+  const safe = (text: string) => redactText(text, secrets);
+  let response: Response;
+  try {
+    response = await doFetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...options.headers },
+      body: JSON.stringify(body),
+      signal,
+    });
+  } catch (error) {
+    throw fetchFailure(error, signal, label, safe);
+  }
+  let text: string;
+  try {
+    text = await response.text();
+  } catch (error) {
+    throw fetchFailure(error, signal, label, safe, response.status);
+  }
+  if (!response.ok) {
+    const status = response.status;
+    const detail = errorMessageOf(text);
+    throw new TargetError(
+      safe(`${label} API returned HTTP ${status}${detail ? `: ${detail}` : ""}`),
+      {
+        status,
+        retryable: status === 408 || status === 429 || status >= 500,
+        retryAfterMs: parseRetryAfter(response.headers),
+      },
+    );
+  }
+  try {
+    return { body: JSON.parse(text), request };
+  } catch {
+    throw new TargetError(
+      safe(`${label} API returned a malformed body (not JSON): ${snippet(text)}`),
+      { retryable: true, status: response.status },
+    );
+  }
+}
+
+/**
+ * Reads the server-requested delay from `Retry-After` (seconds or an HTTP date) or
+ * `retry-after-ms`, in ms; `undefined` when absent or unparsable.
+ */
+export function parseRetryAfter(headers: Headers, now: number = Date.now()): number | undefined {
+  const ms = headers.get("retry-after-ms");
+  if (ms !== null && /^\s*\d+(\.\d+)?\s*$/.test(ms)) return Math.max(0, Number(ms));
+  const value = headers.get("retry-after");
+  if (value === null || value.trim() === "") return undefined;
+  if (/^\s*\d+(\.\d+)?\s*$/.test(value)) return Math.max(0, Number(value) * 1000);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/** GETs `url` and fails unless the status is 2xx (CLI healthchecks). */
+export async function getOk(
+  url: string,
+  options: { signal: AbortSignal; fetch?: typeof fetch; secrets?: readonly string[] },
+): Promise<void> {
+  const safe = (text: string) => redactText(text, options.secrets ?? []);
+  let response: Response;
+  try {
+    response = await (options.fetch ?? fetch)(url, { signal: options.signal });
+  } catch (error) {
+    throw fetchFailure(error, options.signal, "Healthcheck", safe);
+  }
+  await response.body?.cancel();
+  if (!response.ok) {
+    throw new TargetError(safe(`GET ${url} returned HTTP ${response.status}`), {
+      status: response.status,
+    });
+  }
+}
+
+function fetchFailure(
+  error: unknown,
+  signal: AbortSignal,
+  label: string,
+  safe: (text: string) => string,
+  status?: number,
+): TargetError {
+  if (signal.aborted) {
+    return new TargetError(`${label} request aborted`, { cause: signal.reason });
+  }
+  const reason = error instanceof Error ? error.message : String(error);
+  const where = status === undefined ? "" : " while reading the response body";
+  return new TargetError(safe(`${label} connection failed${where}: ${reason.split("\n")[0]}`), {
+    retryable: true,
+  });
+}
+
+/** The provider's own error message in an error body (OpenAI, Anthropic, Gemini shapes). */
+function errorMessageOf(text: string): string {
+  try {
+    const parsed = JSON.parse(text);
+    const message = parsed?.error?.message ?? parsed?.message;
+    if (typeof message === "string") return snippet(message);
+    if (typeof parsed?.error === "string") return snippet(parsed.error);
+  } catch { /* not JSON */ }
+  return snippet(text);
+}
+
+function snippet(text: string, max = 300): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > max ? `${flat.slice(0, max)}…` : flat;
+}

@@ -1,0 +1,299 @@
+/**
+ * Builds ready-to-call {@link Target}s from targets-file definitions: substitutes `${{ VAR }}`
+ * references (so a missing variable fails only the targets actually used), validates the
+ * resolved settings, picks the provider from a static map, and wraps it with redaction and
+ * `pricing`-based cost.
+ *
+ * @module
+ */
+import { dirname } from "node:path";
+import {
+  canonicalProvider,
+  isRunnableProvider,
+  type ParsedTargetSettings,
+  RUNNABLE_PROVIDERS,
+  type RunnableProvider,
+  type TargetDefinition,
+  type TargetsFile,
+} from "../schema/targets.ts";
+import { parseTargetSettings } from "./check.ts";
+import { suggest } from "../text/suggest.ts";
+import { createAnthropicTarget } from "./anthropic.ts";
+import { createAzureTarget } from "./azure.ts";
+import { createCliTarget } from "./cli.ts";
+import { interpolateEnv, type MissingEnvRef, type UsedEnvRef } from "./env.ts";
+import { TargetConfigError } from "./errors.ts";
+import { createGeminiTarget } from "./gemini.ts";
+import { DEFAULT_RETRY_STATUS_CODES } from "./http.ts";
+import { createMockTarget } from "./mock.ts";
+import { createOpenAITarget } from "./openai.ts";
+import type { ProviderContext, TargetCore } from "./provider_context.ts";
+import { redactText, redactValue } from "./redact.ts";
+import { type RetryPolicy, type Target, TargetError, type TargetResponse } from "./types.ts";
+
+/** Options of {@link createTarget} and {@link resolveTarget}. */
+export interface CreateTargetOptions {
+  /** Folder of the targets file (base of relative `cwd`). */
+  targetsFileDir?: string;
+  /** Variables for `${{ VAR }}` (`.env` merged with the process environment, see `env.ts`). */
+  env: Readonly<Record<string, string>>;
+  /** `fetch` for HTTP providers (default the global one). */
+  fetch?: typeof fetch;
+  /** Receives non-fatal problems (an optional setting whose variable is unset, bad CLI metrics). */
+  onWarning?: (message: string) => void;
+  /** Folder for temporary files (default the OS temp folder). */
+  tempDir?: string;
+}
+
+type Factory = (settings: never, context: ProviderContext) => TargetCore;
+
+/** Provider kind → factory (static so `deno compile` sees every provider). */
+const FACTORIES: Record<RunnableProvider, Factory> = {
+  openai: createOpenAITarget,
+  azure: createAzureTarget,
+  anthropic: createAnthropicTarget,
+  gemini: createGeminiTarget,
+  cli: createCliTarget,
+  mock: createMockTarget,
+};
+
+/**
+ * Settings that fall back to their default (with a warning) when their whole value is a
+ * reference to an unset variable; any other unset reference is an error.
+ */
+const OPTIONAL_WHEN_UNSET = new Set([
+  "version",
+  "temperature",
+  "max_tokens",
+  "timeout_seconds",
+  "workers",
+  "max_retries",
+  "retry_initial_delay_ms",
+  "retry_max_delay_ms",
+  "retry_backoff_factor",
+  "thinking_budget",
+  "delay_ms",
+  "verbose",
+  "keep_temp_files",
+]);
+
+/** Variable names whose values are treated as secrets wherever they are used. */
+const SECRET_VAR = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL/i;
+
+/**
+ * Creates a target from one definition of a targets file.
+ *
+ * @example
+ * ```ts
+ * import { createTarget } from "./registry.ts";
+ * const target = createTarget(
+ *   { name: "default", provider: "openai", model: "gpt-4o-mini", api_key: "${{ OPENAI_API_KEY }}" },
+ *   { env: { OPENAI_API_KEY: "sk-..." } },
+ * );
+ * ```
+ */
+export function createTarget(definition: TargetDefinition, options: CreateTargetOptions): Target {
+  const name = String(definition.name);
+  const kind = canonicalProvider(String(definition.provider ?? ""));
+  if (kind === undefined) {
+    throw new TargetConfigError(`Target '${name}' has unknown provider '${definition.provider}'`, {
+      target: name,
+      hint: `use one of ${RUNNABLE_PROVIDERS.join(", ")}`,
+    });
+  }
+  if (!isRunnableProvider(kind)) {
+    throw new TargetConfigError(
+      `Target '${name}' uses provider '${kind}', which agentv cannot run`,
+      {
+        target: name,
+        hint:
+          `wrap the agent in a \`provider: cli\` target (command_template with {PROMPT} and {OUTPUT_FILE}), or use one of ${
+            RUNNABLE_PROVIDERS.join(", ")
+          }`,
+      },
+    );
+  }
+  const { name: _n, provider: _p, ...rest } = definition;
+  const { value, missing, used } = interpolateEnv(rest, options.env);
+  const resolved: Record<string, unknown> = { name, provider: kind, ...value };
+  applyMissing(resolved, kind, name, missing, options.onWarning);
+  let parsed: ParsedTargetSettings;
+  try {
+    parsed = parseTargetSettings(resolved);
+  } catch (error) {
+    throw new TargetConfigError(
+      `Target '${name}' is invalid${
+        used.length > 0 ? " after substituting ${{ }} variables" : ""
+      }: ${redactText((error as Error).message, secretValues(resolved, used))}`,
+      { target: name, hint: "fix the setting in the targets file (or the variable it reads)" },
+    );
+  }
+  const settings = parsed.settings as Record<string, unknown>;
+  const secrets = secretValues(settings, used);
+  const context: ProviderContext = {
+    name,
+    secrets,
+    fetch: options.fetch,
+    targetsFileDir: options.targetsFileDir,
+    env: options.env,
+    onWarning: options.onWarning,
+    tempDir: options.tempDir,
+  };
+  const core = (FACTORIES[kind] as (s: unknown, c: ProviderContext) => TargetCore)(
+    settings,
+    context,
+  );
+  const pricing = settings.pricing as
+    | { input_per_mtok: number; output_per_mtok: number }
+    | undefined;
+  return {
+    name,
+    provider: kind,
+    judgeTarget: settings.judge_target as string | undefined,
+    workers: settings.workers as number | undefined,
+    retry: retryPolicy(settings),
+    secrets,
+    ...(core.healthcheck
+      ? {
+        healthcheck: (signal: AbortSignal) => guard(() => core.healthcheck!(signal), secrets),
+      }
+      : {}),
+    invoke: async (request) => {
+      const response = await guard(() => core.invoke(request), secrets);
+      return finishResponse(response, pricing, secrets);
+    },
+  };
+}
+
+/**
+ * Creates the target called `name` from a targets file.
+ *
+ * @example
+ * ```ts
+ * import { loadTargetsFile } from "./targets_file.ts";
+ * import { resolveTarget } from "./registry.ts";
+ * const file = await loadTargetsFile(".agentv/targets.yaml");
+ * const target = resolveTarget(file, "default", { env: {} });
+ * ```
+ */
+export function resolveTarget(
+  targetsFile: TargetsFile & { path?: string },
+  name: string,
+  options: CreateTargetOptions,
+): Target {
+  const definition = targetsFile.targets.find((t) => t.name === name);
+  if (definition === undefined) {
+    const names = targetsFile.targets.map((t) => t.name);
+    const guess = suggest(name, names);
+    const where = targetsFile.path ? ` in ${targetsFile.path}` : "";
+    throw new TargetConfigError(
+      `Unknown target '${name}'${where}${guess ? `; did you mean '${guess}'?` : ""}`,
+      {
+        target: name,
+        hint: names.length > 0
+          ? `defined targets: ${names.join(", ")}`
+          : "the targets file defines no targets",
+      },
+    );
+  }
+  const targetsFileDir = options.targetsFileDir ??
+    (targetsFile.path ? dirname(targetsFile.path) : undefined);
+  return createTarget(definition, { ...options, targetsFileDir });
+}
+
+/** The retry policy of resolved settings, with the documented defaults. */
+export function retryPolicy(settings: Record<string, unknown>): RetryPolicy {
+  return {
+    maxRetries: (settings.max_retries as number | undefined) ?? 3,
+    initialDelayMs: (settings.retry_initial_delay_ms as number | undefined) ?? 1000,
+    maxDelayMs: (settings.retry_max_delay_ms as number | undefined) ?? 60_000,
+    backoffFactor: (settings.retry_backoff_factor as number | undefined) ?? 2,
+    retryStatusCodes: (settings.retry_status_codes as number[] | undefined) ??
+      [...DEFAULT_RETRY_STATUS_CODES],
+  };
+}
+
+function applyMissing(
+  resolved: Record<string, unknown>,
+  kind: RunnableProvider,
+  name: string,
+  missing: MissingEnvRef[],
+  onWarning?: (message: string) => void,
+): void {
+  const fatal: MissingEnvRef[] = [];
+  for (const ref of missing) {
+    const key = ref.path[0];
+    const optional = ref.whole && ref.path.length === 1 && typeof key === "string" &&
+      (OPTIONAL_WHEN_UNSET.has(key) || (kind === "gemini" && key === "model"));
+    if (optional) {
+      delete resolved[key as string];
+      onWarning?.(
+        `Target '${name}': environment variable '${ref.name}' (setting '${key}') is not set; using the default`,
+      );
+    } else fatal.push(ref);
+  }
+  if (fatal.length === 0) return;
+  const list = fatal.map((r) => `'${r.name}' (setting '${r.path.join(".")}')`).join(", ");
+  throw new TargetConfigError(
+    `Target '${name}' needs environment variable${fatal.length > 1 ? "s" : ""} ${list}, which ${
+      fatal.length > 1 ? "are" : "is"
+    } not set or empty`,
+    { target: name, hint: "set it in the environment or in a .env file at the project root" },
+  );
+}
+
+/** `api_key`, authorization-like headers, and values of secret-named variables. */
+function secretValues(settings: Record<string, unknown>, used: UsedEnvRef[]): string[] {
+  const secrets = new Set<string>();
+  if (typeof settings.api_key === "string" && settings.api_key !== "") {
+    secrets.add(settings.api_key);
+  }
+  for (const ref of used) {
+    if (ref.path[0] === "api_key" || ref.path[0] === "headers" || SECRET_VAR.test(ref.name)) {
+      secrets.add(ref.value);
+    }
+  }
+  const headers = settings.headers;
+  if (headers && typeof headers === "object") {
+    for (const [header, v] of Object.entries(headers as Record<string, unknown>)) {
+      if (typeof v === "string" && /auth|key|token|secret|cookie/i.test(header)) {
+        secrets.add(v.replace(/^(Bearer|Basic)\s+/i, ""));
+      }
+    }
+  }
+  return [...secrets].filter((s) => s.trim() !== "");
+}
+
+async function guard<T>(call: () => Promise<T>, secrets: readonly string[]): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof TargetError) {
+      const message = redactText(error.message, secrets);
+      if (message === error.message) throw error;
+      throw new TargetError(message, {
+        status: error.status,
+        retryable: error.retryable,
+        retryAfterMs: error.retryAfterMs,
+      });
+    }
+    if (error instanceof DOMException && error.name === "AbortError") throw error;
+    const message = error instanceof Error ? error.message : String(error);
+    const safe = redactText(message, secrets);
+    throw new TargetError(safe, safe === message ? { cause: error } : {});
+  }
+}
+
+function finishResponse(
+  response: TargetResponse,
+  pricing: { input_per_mtok: number; output_per_mtok: number } | undefined,
+  secrets: readonly string[],
+): TargetResponse {
+  const out: TargetResponse = { ...response };
+  if (out.request !== undefined) out.request = redactValue(out.request, secrets);
+  if (out.cost_usd === undefined && pricing && out.token_usage) {
+    out.cost_usd = (out.token_usage.input * pricing.input_per_mtok +
+      out.token_usage.output * pricing.output_per_mtok) / 1_000_000;
+  }
+  return out;
+}

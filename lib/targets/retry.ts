@@ -1,0 +1,194 @@
+/**
+ * Calls a target with per-attempt timeouts and retries: exponential backoff with full jitter,
+ * honouring `Retry-After`, following the target's {@link RetryPolicy}.
+ *
+ * @module
+ */
+import {
+  type RetryPolicy,
+  type Target,
+  TargetError,
+  type TargetRequest,
+  type TargetResponse,
+} from "./types.ts";
+
+/** Statuses that are never retried, whatever `retry_status_codes` says. */
+const NEVER_RETRIED = [401, 403];
+
+/** Information passed to `onRetry` before sleeping. */
+export interface RetryInfo {
+  /** The attempt that failed (0-based). */
+  attempt: number;
+  /** The failure. */
+  error: TargetError;
+  /** How long the loop sleeps before the next attempt, in ms. */
+  delayMs: number;
+}
+
+/** Options of {@link invokeWithRetry}. */
+export interface InvokeWithRetryOptions {
+  /** Bound on each attempt, in ms (the attempt is aborted and counts as a retryable timeout). */
+  timeoutMs: number;
+  /** Outer signal (interruption): stops at once, no retry. */
+  signal: AbortSignal;
+  /** Sleeps `ms` unless `signal` aborts first (default: a timer). */
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  /** Uniform random in [0, 1) for the jitter (default `Math.random`). */
+  random?: () => number;
+  /** Called before each retry. */
+  onRetry?: (info: RetryInfo) => void;
+}
+
+/** A successful call. */
+export interface InvokeResult {
+  /** The target's response. */
+  response: TargetResponse;
+  /** Attempts made, including the successful one. */
+  attempts: number;
+}
+
+/**
+ * Invokes `target` until it succeeds, fails with a non-retryable error, or `max_retries` retries
+ * are spent. Retried: statuses in the policy's `retryStatusCodes` (401/403 never), errors without
+ * a status that the provider marked retryable (connection errors, malformed bodies), and
+ * per-attempt timeouts. The delay before retry `k` (0-based) is
+ * `random() * min(maxDelayMs, initialDelayMs * backoffFactor^k)`, raised to `Retry-After` when
+ * the server asked for longer, and capped by `maxDelayMs`. A thrown error carries `attempts`.
+ *
+ * @example
+ * ```ts
+ * import { invokeWithRetry } from "./retry.ts";
+ * const { response, attempts } = await invokeWithRetry(target, request, {
+ *   timeoutMs: 120_000,
+ *   signal: AbortSignal.timeout(600_000),
+ * });
+ * ```
+ */
+export async function invokeWithRetry(
+  target: Target,
+  request: Omit<TargetRequest, "signal" | "attempt">,
+  options: InvokeWithRetryOptions,
+): Promise<InvokeResult> {
+  const { signal, timeoutMs } = options;
+  const sleep = options.sleep ?? abortableSleep;
+  const random = options.random ?? Math.random;
+  const policy = target.retry;
+  for (let attempt = 0;; attempt++) {
+    if (signal.aborted) throw interrupted(signal, attempt);
+    const timeout = new AbortController();
+    const timer = setTimeout(
+      () => timeout.abort(new DOMException(`Timed out after ${timeoutMs} ms`, "TimeoutError")),
+      timeoutMs,
+    );
+    const attemptSignal = AbortSignal.any([signal, timeout.signal]);
+    let error: TargetError;
+    try {
+      const response = await raceAbort(
+        target.invoke({ ...request, attempt, signal: attemptSignal }),
+        attemptSignal,
+      );
+      return { response, attempts: attempt + 1 };
+    } catch (caught) {
+      if (signal.aborted) throw interrupted(signal, attempt + 1);
+      error = timeout.signal.aborted
+        ? new TargetError(`Target '${target.name}' timed out after ${formatSeconds(timeoutMs)}`, {
+          retryable: true,
+          cause: caught,
+        })
+        : toTargetError(caught);
+    } finally {
+      clearTimeout(timer);
+    }
+    if (attempt >= policy.maxRetries || !shouldRetry(error, policy)) {
+      throw withAttempts(error, attempt + 1);
+    }
+    const delayMs = retryDelay(attempt, error.retryAfterMs, policy, random);
+    options.onRetry?.({ attempt, error, delayMs });
+    try {
+      await sleep(delayMs, signal);
+    } catch {
+      // an aborted sleep is handled by the check at the top of the loop
+    }
+  }
+}
+
+/** Whether `error` may be retried under `policy`. */
+export function shouldRetry(error: TargetError, policy: RetryPolicy): boolean {
+  if (error.status !== undefined) {
+    if (NEVER_RETRIED.includes(error.status)) return false;
+    if (error.status >= 200 && error.status < 300) return error.retryable;
+    return policy.retryStatusCodes.includes(error.status);
+  }
+  return error.retryable;
+}
+
+/** The delay before retry number `retry` (0-based), in ms. */
+export function retryDelay(
+  retry: number,
+  retryAfterMs: number | undefined,
+  policy: RetryPolicy,
+  random: () => number = Math.random,
+): number {
+  const ceiling = Math.min(
+    policy.maxDelayMs,
+    policy.initialDelayMs * policy.backoffFactor ** retry,
+  );
+  const backoff = random() * ceiling;
+  return Math.min(policy.maxDelayMs, Math.max(backoff, retryAfterMs ?? 0));
+}
+
+function toTargetError(error: unknown): TargetError {
+  if (error instanceof TargetError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new TargetError(message, { cause: error });
+}
+
+function withAttempts(error: TargetError, attempts: number): TargetError {
+  return new TargetError(error.message, {
+    status: error.status,
+    retryable: error.retryable,
+    retryAfterMs: error.retryAfterMs,
+    cause: error.cause,
+    attempts,
+  });
+}
+
+function interrupted(signal: AbortSignal, attempts: number): TargetError {
+  const reason = signal.reason instanceof Error ? signal.reason.message : String(signal.reason);
+  return new TargetError(`Interrupted${reason && reason !== "undefined" ? `: ${reason}` : ""}`, {
+    cause: signal.reason,
+    attempts,
+  });
+}
+
+/** Rejects as soon as `signal` aborts, even if the provider ignores it. */
+function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) {
+    promise.catch(() => {});
+    return Promise.reject(signal.reason);
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}
+
+function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+function formatSeconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000}s` : `${(ms / 1000).toFixed(1)}s`;
+}

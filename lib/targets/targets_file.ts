@@ -1,0 +1,203 @@
+/**
+ * Finding, loading and validating targets files (`.agentv/targets.yaml`, `.yml` or `.jsonc`),
+ * with `file:line:col` diagnostics.
+ *
+ * @module
+ */
+import { dirname, extname, join, resolve } from "node:path";
+import type { Diagnostic } from "../schema/eval_case.ts";
+import type { TargetsFile } from "../schema/targets.ts";
+import { decodeText } from "../source/decode.ts";
+import { parseJsoncSource } from "../source/jsonc_document.ts";
+import { parseYamlSource, type YamlParseResult } from "../source/yaml_source.ts";
+import { checkTargetsFile } from "./check.ts";
+import { TargetConfigError, TargetsFileError } from "./errors.ts";
+
+/** File names looked for inside `.agentv/`, in order. */
+export const TARGETS_FILE_NAMES: readonly string[] = [
+  "targets.yaml",
+  "targets.yml",
+  "targets.jsonc",
+];
+
+/** A loaded targets file: its targets, where it is, and its warnings. */
+export type LoadedTargetsFile = TargetsFile & {
+  /** Path of the file, as given. */
+  path: string;
+  /** Warnings found while validating (errors make loading fail). */
+  diagnostics: Diagnostic[];
+};
+
+/** Result of {@link validateTargetsFile}. */
+export interface TargetsValidation {
+  /** The file, as given. */
+  file: string;
+  /** No errors (warnings allowed). */
+  valid: boolean;
+  /** Errors and warnings, each with line and column when known. */
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * Finds the targets file for an eval file: `explicit` when given (a file, or a folder holding
+ * `targets.*` or `.agentv/targets.*`), else the nearest `.agentv/targets.{yaml,yml,jsonc}` from
+ * the eval file's folder up to `root`. Throws {@link TargetConfigError} when `explicit` names
+ * nothing usable; resolves to `undefined` when discovery finds nothing.
+ *
+ * @example
+ * ```ts
+ * import { discoverTargetsFile } from "./targets_file.ts";
+ * const path = await discoverTargetsFile("evals/basic/dataset.yaml", { root: "." });
+ * ```
+ */
+export async function discoverTargetsFile(
+  evalFile: string,
+  options: { root: string; explicit?: string },
+): Promise<string | undefined> {
+  if (options.explicit !== undefined) {
+    const explicit = options.explicit;
+    const info = await stat(explicit);
+    if (info?.isFile) return explicit;
+    if (info?.isDirectory) {
+      for (const dir of [explicit, join(explicit, ".agentv")]) {
+        const found = await firstFile(dir);
+        if (found) return found;
+      }
+      throw new TargetConfigError(`No targets file in folder ${explicit}`, {
+        hint: `add ${
+          join(explicit, ".agentv", "targets.yaml")
+        } or pass the file itself to --targets`,
+      });
+    }
+    throw new TargetConfigError(`Targets file not found: ${explicit}`, {
+      hint: "check the path given to --targets",
+    });
+  }
+  const root = resolve(options.root);
+  let dir = dirname(resolve(evalFile));
+  for (;;) {
+    const found = await firstFile(join(dir, ".agentv"));
+    if (found) return found;
+    const parent = dirname(dir);
+    if (dir === root || parent === dir) return undefined;
+    dir = parent;
+  }
+}
+
+/**
+ * Loads and validates a targets file. Throws {@link TargetsFileError} (with `diagnostics`) when
+ * it cannot be read or has errors; warnings are returned on the result.
+ *
+ * @example
+ * ```ts
+ * import { loadTargetsFile } from "./targets_file.ts";
+ * const file = await loadTargetsFile(".agentv/targets.yaml");
+ * file.targets.map((t) => t.name);
+ * ```
+ */
+export async function loadTargetsFile(path: string): Promise<LoadedTargetsFile> {
+  const { value, diagnostics } = await readAndCheck(path);
+  if (value === undefined || diagnostics.some((d) => d.severity === "error")) {
+    throw new TargetsFileError(path, diagnostics);
+  }
+  return { ...(value as TargetsFile), path, diagnostics };
+}
+
+/**
+ * Validates a targets file without throwing (for `agentv validate`).
+ *
+ * @example
+ * ```ts
+ * import { validateTargetsFile } from "./targets_file.ts";
+ * const { valid, diagnostics } = await validateTargetsFile(".agentv/targets.yaml");
+ * ```
+ */
+export async function validateTargetsFile(path: string): Promise<TargetsValidation> {
+  const { diagnostics } = await readAndCheck(path);
+  return { file: path, valid: !diagnostics.some((d) => d.severity === "error"), diagnostics };
+}
+
+async function readAndCheck(
+  path: string,
+): Promise<{ value?: unknown; diagnostics: Diagnostic[] }> {
+  const fail = (message: string, pos?: { line: number; column: number }) => ({
+    diagnostics: [{ severity: "error" as const, file: path, ...pos, message }],
+  });
+  let bytes: Uint8Array;
+  try {
+    bytes = await Deno.readFile(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) {
+      return fail("targets file not found; check the path or create .agentv/targets.yaml");
+    }
+    if (error instanceof Deno.errors.IsADirectory) {
+      return fail("expected a targets file but found a folder; name the file itself");
+    }
+    return fail(`targets file could not be read: ${(error as Error).message}`);
+  }
+  const decoded = decodeText(bytes);
+  if (!decoded.ok) return fail(decoded.message, decoded.position);
+  const ext = extname(path).toLowerCase();
+  const parsed: YamlParseResult = ext === ".jsonc" || ext === ".json"
+    ? parseJsoncSource(decoded.text)
+    : parseYamlSource(decoded.text);
+  if (!parsed.ok) {
+    return {
+      diagnostics: parsed.errors.map((e) => ({
+        severity: "error" as const,
+        file: path,
+        ...e.position,
+        message: e.message,
+      })),
+    };
+  }
+  const { source } = parsed;
+  const diagnostics: Diagnostic[] = source.warnings.map((w) => ({
+    severity: "warning" as const,
+    file: path,
+    ...w.position,
+    message: w.message,
+  }));
+  for (const issue of checkTargetsFile(source.value)) {
+    const position = source.locate(issue.path, { key: issue.atKey });
+    const location = formatLocation(issue.path);
+    diagnostics.push({
+      severity: issue.severity,
+      file: path,
+      ...position,
+      ...(location ? { path: location } : {}),
+      message: capitalise(issue.message),
+    });
+  }
+  diagnostics.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
+  return { value: source.value, diagnostics };
+}
+
+async function firstFile(dir: string): Promise<string | undefined> {
+  for (const name of TARGETS_FILE_NAMES) {
+    const candidate = join(dir, name);
+    if ((await stat(candidate))?.isFile) return candidate;
+  }
+  return undefined;
+}
+
+async function stat(path: string): Promise<Deno.FileInfo | undefined> {
+  try {
+    return await Deno.stat(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) {
+      return undefined;
+    }
+    throw error;
+  }
+}
+
+function formatLocation(path: readonly (string | number)[]): string {
+  return path.map((p, i) => (typeof p === "number" ? `[${p}]` : i === 0 ? p : `.${p}`)).join("");
+}
+
+/** Capital first letter, unless the message starts with a setting name (`max_retries ...`). */
+function capitalise(text: string): string {
+  const first = text.split(" ", 1)[0];
+  return /[_$.{]/.test(first) ? text : text.charAt(0).toUpperCase() + text.slice(1);
+}

@@ -1,0 +1,78 @@
+/**
+ * The agentv command-line entry point. It is the only module that reads `Deno.args` or calls
+ * `Deno.exit`: it builds the process's {@link CommandIO} and hands over to `runCli`.
+ *
+ * The first Ctrl-C aborts `io.signal` (commands stop and report what they have); a second one
+ * exits with code 130 at once.
+ *
+ * @module
+ */
+import { runCli } from "./lib/cli/app.ts";
+import type { CommandIO } from "./lib/cli/command.ts";
+
+const encoder = new TextEncoder();
+
+/** Writes all of `text` to a synchronous stream; a closed pipe (e.g. `| head`) is ignored. */
+function writer(stream: { writeSync(p: Uint8Array): number }): (text: string) => void {
+  let closed = false;
+  return (text) => {
+    if (closed) return;
+    let bytes = encoder.encode(text);
+    try {
+      while (bytes.length > 0) bytes = bytes.subarray(stream.writeSync(bytes));
+    } catch (error) {
+      if (error instanceof Deno.errors.BrokenPipe) closed = true;
+      else throw error;
+    }
+  };
+}
+
+/** Reads an env var without ever prompting: without permission it is simply unset. */
+function readEnv(name: string): string | undefined {
+  try {
+    const state = Deno.permissions.querySync({ name: "env", variable: name }).state;
+    return state === "granted" ? Deno.env.get(name) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The whole environment, or `{}` without (full) env permission. */
+function readEnvAll(): Record<string, string> {
+  try {
+    const state = Deno.permissions.querySync({ name: "env" }).state;
+    return state === "granted" ? Deno.env.toObject() : {};
+  } catch {
+    return {};
+  }
+}
+
+async function main(): Promise<number> {
+  const controller = new AbortController();
+  const onInterrupt = () => {
+    if (controller.signal.aborted) Deno.exit(130);
+    controller.abort(new DOMException("Interrupted", "AbortError"));
+  };
+  Deno.addSignalListener("SIGINT", onInterrupt);
+  const isTTY = Deno.stdout.isTerminal();
+  const noColor = readEnv("NO_COLOR");
+  const io: CommandIO = {
+    stdout: writer(Deno.stdout),
+    stderr: writer(Deno.stderr),
+    isTTY,
+    color: isTTY && (noColor === undefined || noColor === ""),
+    env: readEnv,
+    envAll: readEnvAll,
+    cwd: Deno.cwd(),
+    signal: controller.signal,
+  };
+  try {
+    return await runCli(Deno.args, io);
+  } finally {
+    Deno.removeSignalListener("SIGINT", onInterrupt);
+  }
+}
+
+if (import.meta.main) {
+  Deno.exit(await main());
+}

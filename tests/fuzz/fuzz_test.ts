@@ -1,0 +1,214 @@
+/**
+ * Seeded mutation fuzzer over the eval fixtures: every mutated file must end in cases (with
+ * well-formed diagnostics) or an EvalLoadError carrying diagnostics, never in another exception.
+ * Set AGENTV_FUZZ_SEED / AGENTV_FUZZ_COUNT to explore further; a failure prints the seed, the
+ * iteration and the mutated file.
+ */
+import assert from "node:assert/strict";
+import { extname, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { EvalLoadError } from "../../lib/loader/errors.ts";
+import { loadEvalCases } from "../../lib/loader/load_eval_cases.ts";
+import { validateEvalFile } from "../../lib/loader/validate_eval_file.ts";
+import { DiagnosticSchema, EvalCaseSchema } from "../../lib/schema/eval_case.ts";
+
+const FIXTURES = fileURLToPath(new URL("../../fixtures/", import.meta.url));
+const SEED = Number(Deno.env.get("AGENTV_FUZZ_SEED") ?? 20260121);
+const COUNT = Number(Deno.env.get("AGENTV_FUZZ_COUNT") ?? 3000);
+const MAX_SOURCE_BYTES = 64 * 1024;
+
+/** mulberry32: a small, fast, seedable PRNG. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Fragments that tend to break parsers and validators in interesting ways. */
+const TOKENS = [
+  ":",
+  "- ",
+  "{",
+  "}",
+  "[",
+  "]",
+  '"',
+  "'",
+  ",",
+  "#",
+  "&a ",
+  "*a",
+  "<<: *a\n",
+  "!!binary ",
+  "!!js/function ",
+  "\t",
+  "\n",
+  "\r\n",
+  "\r",
+  "\ufeff",
+  "  ",
+  "null",
+  "~",
+  "-1",
+  "1e999",
+  "NaN",
+  "true",
+  '"\\u0000"',
+  "evalcases:",
+  "evalcases: 3\n",
+  "input:",
+  "expected_outcome:",
+  "weight: -1",
+  "weight: abc",
+  "mode: sideways",
+  "type: file\n",
+  "type: rubric",
+  "type: nope",
+  "value: ../../../etc/passwd",
+  '{"type": "file", "value": "/etc/passwd"}',
+  "role: tool",
+  "content: {}",
+  "evaluators: [{}]",
+  "rubrics: [1, 2]",
+  "? complex\n: key\n",
+  "--- \n",
+  "...\n",
+  "%YAML 1.1\n",
+  "é",
+  "😀",
+  "\u2028",
+];
+
+async function fixtureFiles(): Promise<{ path: string; bytes: Uint8Array }[]> {
+  const found: { path: string; bytes: Uint8Array }[] = [];
+  const walk = async (dir: string) => {
+    for await (const entry of Deno.readDir(dir)) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory && entry.name !== "node_modules") await walk(path);
+      else if (entry.isFile && /\.(ya?ml|jsonl)$/i.test(entry.name)) {
+        const bytes = await Deno.readFile(path);
+        if (bytes.length <= MAX_SOURCE_BYTES) found.push({ path, bytes });
+      }
+    }
+  };
+  await walk(FIXTURES);
+  return found.sort((a, b) => (a.path < b.path ? -1 : 1));
+}
+
+function mutate(bytes: Uint8Array, random: () => number): Uint8Array {
+  const pick = (n: number) => Math.floor(random() * n);
+  let out = [...bytes];
+  const rounds = 1 + pick(4);
+  for (let r = 0; r < rounds; r++) {
+    const at = pick(out.length + 1);
+    switch (pick(8)) {
+      case 0: // flip a byte
+        if (out.length) out[Math.min(at, out.length - 1)] = pick(256);
+        break;
+      case 1: // delete a range
+        out.splice(at, 1 + pick(40));
+        break;
+      case 2: { // duplicate a range
+        const len = 1 + pick(200);
+        out.splice(at, 0, ...out.slice(at, at + len));
+        break;
+      }
+      case 3: // insert a token
+        out.splice(at, 0, ...new TextEncoder().encode(TOKENS[pick(TOKENS.length)]));
+        break;
+      case 4: // truncate
+        out = out.slice(0, at);
+        break;
+      case 5: { // swap two lines
+        const lines = new TextDecoder().decode(new Uint8Array(out)).split("\n");
+        const i = pick(lines.length), j = pick(lines.length);
+        [lines[i], lines[j]] = [lines[j], lines[i]];
+        out = [...new TextEncoder().encode(lines.join("\n"))];
+        break;
+      }
+      case 6: { // change the indentation of a line
+        const lines = new TextDecoder().decode(new Uint8Array(out)).split("\n");
+        const i = pick(lines.length);
+        lines[i] = random() < 0.5 ? `  ${lines[i]}` : lines[i].replace(/^ {1,2}/, "");
+        out = [...new TextEncoder().encode(lines.join("\n"))];
+        break;
+      }
+      default: // insert raw invalid UTF-8 / control bytes
+        out.splice(at, 0, ...[0xff, 0xfe, 0xc3, 0x00, 0x1b].slice(0, 1 + pick(5)));
+    }
+  }
+  return new Uint8Array(out);
+}
+
+function checkDiagnostics(diagnostics: unknown[], context: string): void {
+  for (const d of diagnostics) {
+    const parsed = DiagnosticSchema.safeParse(d);
+    assert.ok(parsed.success, `${context}: malformed diagnostic ${JSON.stringify(d)}`);
+    assert.ok(parsed.data.message.length > 0, `${context}: empty message`);
+  }
+}
+
+Deno.test({
+  name: "fuzz: mutated fixtures end in cases or diagnostics, never another exception",
+  sanitizeResources: true,
+  fn: async () => {
+    const sources = await fixtureFiles();
+    assert.ok(sources.length >= 10, `found ${sources.length} fixture files`);
+    const random = prng(SEED);
+    const tmp = await Deno.makeTempDir({ prefix: "agentv_fuzz_" });
+    await Deno.mkdir(join(tmp, ".agentv"));
+    const started = performance.now();
+    const outcomes = { cases: 0, loadErrors: 0 };
+    try {
+      for (let i = 0; i < COUNT; i++) {
+        const source = sources[Math.floor(random() * sources.length)];
+        const ext = random() < 0.05 ? ".txt" : extname(source.path);
+        const file = join(tmp, `case_${i % 16}${ext}`);
+        const bytes = mutate(source.bytes, random);
+        await Deno.writeFile(file, bytes);
+        const context = `seed ${SEED}, iteration ${i}, from ${relative(FIXTURES, source.path)}`;
+        try {
+          const diagnostics: unknown[] = [];
+          const cases = await loadEvalCases(file, {
+            root: tmp,
+            verbose: true,
+            onDiagnostic: (d) => diagnostics.push(d),
+          });
+          assert.ok(Array.isArray(cases), context);
+          for (const c of cases) {
+            assert.ok(EvalCaseSchema.safeParse(c).success, `${context}: malformed case`);
+          }
+          checkDiagnostics(diagnostics, context);
+          outcomes.cases++;
+        } catch (error) {
+          if (!(error instanceof EvalLoadError)) {
+            const text = JSON.stringify(new TextDecoder().decode(bytes));
+            throw new Error(`${context}: unexpected ${String(error)}\nfile: ${text}`, {
+              cause: error,
+            });
+          }
+          assert.ok(error.diagnostics.length > 0, `${context}: EvalLoadError without diagnostics`);
+          checkDiagnostics(error.diagnostics, context);
+          outcomes.loadErrors++;
+        }
+        if (i % 10 === 0) {
+          const report = await validateEvalFile(file, { root: tmp });
+          assert.equal(typeof report.valid, "boolean", context);
+          checkDiagnostics(report.diagnostics, context);
+          if (!report.valid) assert.ok(report.diagnostics.some((d) => d.severity === "error"));
+        }
+      }
+    } finally {
+      await Deno.remove(tmp, { recursive: true });
+    }
+    const seconds = (performance.now() - started) / 1000;
+    assert.equal(outcomes.cases + outcomes.loadErrors, COUNT);
+    assert.ok(outcomes.cases > 0 && outcomes.loadErrors > 0, JSON.stringify(outcomes));
+    assert.ok(seconds < 15 || COUNT > 3000, `fuzzing ${COUNT} files took ${seconds.toFixed(1)} s`);
+  },
+});
