@@ -101,22 +101,17 @@ async function runCases(dir: string, targetsYaml: string, n: number, workers: nu
 
 /** (a) N cases at W workers against a loopback server with fixed latency. */
 export async function benchLatency(n = 2000, workers = 32, latencyMs = 50): Promise<BenchRow[]> {
-  const body = JSON.stringify({
-    id: "chatcmpl-bench",
-    object: "chat.completion",
-    choices: [{ index: 0, message: { role: "assistant", content: "ok" }, finish_reason: "stop" }],
-    usage: { prompt_tokens: 5, completion_tokens: 1, total_tokens: 6 },
+  const worker = new Worker(new URL("./_latency_server.ts", import.meta.url).href, {
+    type: "module",
   });
-  const server = Deno.serve(
-    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
-    async (req) => {
-      await req.arrayBuffer();
-      await new Promise((r) => setTimeout(r, latencyMs));
-      return new Response(body, { headers: { "content-type": "application/json" } });
-    },
-  );
+  const reply = (message: unknown) =>
+    new Promise<unknown>((resolve) => {
+      worker.onmessage = (e) => resolve(e.data);
+      worker.postMessage(message);
+    });
+  const { port } = await reply({ latencyMs }) as { port: number };
   try {
-    const url = `http://127.0.0.1:${server.addr.port}/v1`;
+    const url = `http://127.0.0.1:${port}/v1`;
     const { wallMs } = await withTempDir((dir) =>
       runCases(
         dir,
@@ -140,7 +135,8 @@ export async function benchLatency(n = 2000, workers = 32, latencyMs = 50): Prom
       ok: wallMs / ideal <= 1.1,
     }];
   } finally {
-    await server.shutdown();
+    await reply("close");
+    worker.terminate();
   }
 }
 

@@ -4,7 +4,9 @@
  * @module
  */
 import type { Command } from "./command.ts";
+import { generateCommand } from "./generate.ts";
+import { runCommand } from "./run.ts";
 import { validateCommand } from "./validate.ts";
 
 /** Every command, in the order `agentv --help` lists them. */
-export const COMMANDS: readonly Command[] = [validateCommand];
+export const COMMANDS: readonly Command[] = [runCommand, validateCommand, generateCommand];

@@ -2,11 +2,16 @@
  * The sandbox worker (see `sandbox.ts`): runs the loader and validators with read access to the
  * dataset root only. It answers {@link WorkerRequest}s with {@link WorkerResponse}s.
  *
+ * Deno checks read permission on the path as given, so a symlink inside the root that points
+ * outside would pass the runtime check; the worker therefore also confines Deno's file-reading
+ * functions (see `confine_reads.ts`) before it loads anything.
+ *
  * @module
  */
 import { loadEvalFile } from "../loader/load_eval_file.ts";
 import { validateEvalFile } from "../loader/validate_eval_file.ts";
 import { validateTargetsFile } from "../targets/targets_file.ts";
+import { confineReads } from "./confine_reads.ts";
 import { validateConfigFile } from "./validate_config.ts";
 import type { FileReport, WorkerRequest, WorkerResponse } from "./sandbox.ts";
 
@@ -18,6 +23,7 @@ const scope = globalThis as unknown as {
 
 async function handle(request: WorkerRequest): Promise<unknown> {
   const { path, root, verbose } = request;
+  confineReads(root);
   if (request.op === "load") return await loadEvalFile(path, { root, verbose });
   if (request.kind === "targets") {
     const report = await validateTargetsFile(path);

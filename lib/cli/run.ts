@@ -52,9 +52,10 @@ function number(
   if (raw === undefined) return undefined;
   const n = Number(raw);
   if (raw.trim() === "" || !Number.isFinite(n) || !check(n)) {
-    throw new UsageError(`--${name} must be ${expected}, got '${raw}'`, `e.g. --${name} ${
-      name === "workers" ? "8" : name === "timeout" ? "60" : "0.8"
-    }`);
+    throw new UsageError(
+      `--${name} must be ${expected}, got '${raw}'`,
+      `e.g. --${name} ${name === "workers" ? "8" : name === "timeout" ? "60" : "0.8"}`,
+    );
   }
   return n;
 }
@@ -68,7 +69,12 @@ function parseRunArgs(args: ParsedArgs): RunArgs {
       "name files, folders or globs: agentv run evals/ or agentv run 'evals/**/*.jsonl'",
     );
   }
-  const workers = number(v, "workers", (n) => Number.isInteger(n) && n >= 1 && n <= 1000, "an integer from 1 to 1000") ?? 4;
+  const workers = number(
+    v,
+    "workers",
+    (n) => Number.isInteger(n) && n >= 1 && n <= 1000,
+    "an integer from 1 to 1000",
+  ) ?? 4;
   const timeout = number(v, "timeout", (n) => n > 0, "a number of seconds > 0") ?? 120;
   const threshold = number(v, "threshold", (n) => n >= 0 && n <= 1, "a score between 0 and 1");
   if (v.quiet === true && v.verbose === true) {
@@ -130,10 +136,13 @@ async function loadFiles(
     for (const s of sandboxes.values()) s.close();
   }
   if (errors.length > 0) {
-    throw new RunConfigError(`Could not load ${new Set(errors.map((d) => d.file)).size} eval file(s); nothing ran`, {
-      diagnostics: errors,
-      hint: "fix the errors above (agentv validate shows every problem)",
-    });
+    throw new RunConfigError(
+      `Could not load ${new Set(errors.map((d) => d.file)).size} eval file(s); nothing ran`,
+      {
+        diagnostics: errors,
+        hint: "fix the errors above (agentv validate shows every problem)",
+      },
+    );
   }
   return sets;
 }
@@ -147,7 +156,11 @@ function reportConfigError(
   const diagnostics = error instanceof TargetConfigError ? [] : error.diagnostics;
   if (diagnostics.length > 0) {
     io.stderr(
-      renderDiagnostics(diagnostics, { cwd: io.cwd, color: io.color, sourceLines: createSourceReader() }) +
+      renderDiagnostics(diagnostics, {
+        cwd: io.cwd,
+        color: io.color,
+        sourceLines: createSourceReader(),
+      }) +
         "\n",
     );
   }
@@ -197,7 +210,9 @@ async function run(args: ParsedArgs, io: CommandIO): Promise<number> {
       verbose: opts.verbose,
       signal: io.signal,
     });
-    for (const set of sets) log(`Loaded ${set.cases.length} cases from ${set.file} (root ${set.root})`);
+    for (const set of sets) {
+      log(`Loaded ${set.cases.length} cases from ${set.file} (root ${set.root})`);
+    }
     const first = sets.find((s) => s.cases.length > 0) ?? sets[0];
     const out = opts.out ??
       defaultResultsPath(first.root, first.cases[0]?.dataset ?? "results", Date.now());
@@ -270,7 +285,8 @@ export const runCommand: Command = {
     "judge-target": {
       type: "string",
       valueName: "NAME",
-      description: "Judge target for llm_judge/rubric evaluators (default: the target's judge_target)",
+      description:
+        "Judge target for llm_judge/rubric evaluators (default: the target's judge_target)",
     },
     workers: { type: "string", valueName: "N", description: "Cases run at once (default 4)" },
     timeout: {

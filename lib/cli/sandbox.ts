@@ -16,7 +16,8 @@
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { findDatasetRoot } from "../loader/resolve.ts";
 import { EvalLoadError } from "../loader/errors.ts";
-import type { Diagnostic, EvalCase } from "../schema/eval_case.ts";
+import type { LoadedEvalFile } from "../loader/load_eval_file.ts";
+import type { Diagnostic } from "../schema/eval_case.ts";
 
 /** What a file is: an eval dataset, a `.agentv/targets.*` file or a `.agentv/config.yaml`. */
 export type FileKind = "eval" | "targets" | "config";
@@ -35,19 +36,8 @@ export interface FileReport {
   diagnostics: Diagnostic[];
 }
 
-/** A loaded eval file (the shape the runner consumes). */
-export interface LoadedEvalFile {
-  /** Absolute path of the eval file. */
-  file: string;
-  /** The dataset root the load was confined to. */
-  root: string;
-  /** The folder of the eval file. */
-  evalDir: string;
-  /** The valid cases. */
-  cases: EvalCase[];
-  /** Case-level diagnostics (invalid cases were skipped and are reported here). */
-  diagnostics: Diagnostic[];
-}
+/** A loaded eval file (the loader's shape, which the runner consumes). */
+export type { LoadedEvalFile };
 
 /** Options for the sandboxed operations. */
 export interface SandboxOptions {

@@ -69,57 +69,77 @@ export async function validatePaths(
   options: ValidatePathsOptions,
 ): Promise<ValidateResult> {
   const { cwd } = options;
-  const special = new Map<string, FileKind>();
-  const forDiscovery: string[] = [];
+  const kinds = new Map<string, FileKind>();
+  const problems: string[] = [];
   for (const arg of args) {
     const path = resolve(cwd, arg);
     const info = await statOrUndefined(path);
     const kind = info?.isFile ? settingsKind(path, { explicit: true }) : undefined;
     if (kind) {
-      special.set(path, kind);
+      kinds.set(path, kind);
       continue;
     }
-    forDiscovery.push(arg);
-    if (info?.isDirectory) {
-      for (const [file, fileKind] of await findSettingsFiles(path)) special.set(file, fileKind);
-    }
+    const settings = info?.isDirectory
+      ? await findSettingsFiles(path)
+      : new Map<string, FileKind>();
+    const discovered = await discoverEvalFiles([arg], { cwd });
+    for (const file of discovered.files) kinds.set(resolve(cwd, file), "eval");
+    for (const [file, fileKind] of settings) kinds.set(file, fileKind);
+    // A folder holding only `.agentv/` files is not a mistake.
+    if (discovered.files.length > 0 || settings.size === 0) problems.push(...discovered.problems);
   }
-  const discovered = forDiscovery.length > 0
-    ? await discoverEvalFiles(forDiscovery, { cwd })
-    : { files: [], problems: [] };
-  const kinds = new Map<string, FileKind>();
-  for (const file of discovered.files) kinds.set(resolve(cwd, file), "eval");
-  for (const [file, kind] of special) kinds.set(file, kind);
   const files = [...kinds.keys()].sort();
 
-  const reports: FileReport[] = [];
-  const sandboxes = new Map<string, Sandbox>();
-  try {
-    for (const file of files) {
-      options.signal?.throwIfAborted();
-      const root = await sandboxRoot(file, { root: options.root });
-      let sandbox = sandboxes.get(root);
-      if (!sandbox) {
-        sandbox = new Sandbox(root);
-        sandboxes.set(root, sandbox);
-      }
-      reports.push(
-        await sandbox.validate(file, {
-          kind: kinds.get(file),
-          verbose: options.verbose,
-          signal: options.signal,
-        }),
-      );
-    }
-  } finally {
-    for (const sandbox of sandboxes.values()) sandbox.close();
+  // One sandbox worker per dataset root; a few roots are validated at the same time because
+  // starting a worker (loading the loader's modules) costs more than validating a file.
+  const byRoot = new Map<string, string[]>();
+  for (const file of files) {
+    const root = await sandboxRoot(file, { root: options.root });
+    byRoot.set(root, [...byRoot.get(root) ?? [], file]);
   }
-  return { files: reports, problems: discovered.problems, summary: summarize(reports) };
+  const reports = new Map<string, FileReport>();
+  const groups = [...byRoot.entries()];
+  const validateGroup = async ([root, group]: [string, string[]]) => {
+    const sandbox = new Sandbox(root);
+    try {
+      for (const file of group) {
+        options.signal?.throwIfAborted();
+        const kind = kinds.get(file);
+        const signal = options.signal;
+        reports.set(file, await sandbox.validate(file, { kind, verbose: options.verbose, signal }));
+      }
+    } finally {
+      sandbox.close();
+    }
+  };
+  const lanes = Math.max(1, Math.min(MAX_PARALLEL_ROOTS, groups.length));
+  await Promise.all(
+    Array.from({ length: lanes }, async () => {
+      for (let group = groups.shift(); group; group = groups.shift()) await validateGroup(group);
+    }),
+  );
+  const ordered = files.map((file) => reports.get(file)!);
+  return { files: ordered, problems, summary: summarize(ordered) };
 }
 
-/** Counts valid and invalid files, errors and warnings. */
+/** How many dataset roots (sandbox workers) are validated at the same time. */
+const MAX_PARALLEL_ROOTS = 4;
+
+/** Identity of a diagnostic, to show one reported by several files (a broken config) once. */
+function diagnosticKey(d: Diagnostic): string {
+  return [d.file, d.line, d.column, d.severity, d.message].join("\0");
+}
+
+/** Every distinct diagnostic of the reports. */
+function distinctDiagnostics(reports: FileReport[]): Diagnostic[] {
+  const seen = new Map<string, Diagnostic>();
+  for (const d of reports.flatMap((r) => r.diagnostics)) seen.set(diagnosticKey(d), d);
+  return [...seen.values()];
+}
+
+/** Counts valid and invalid files, and distinct errors and warnings. */
 function summarize(reports: FileReport[]): ValidateSummary {
-  const all = reports.flatMap((r) => r.diagnostics);
+  const all = distinctDiagnostics(reports);
   return {
     files: reports.length,
     valid: reports.filter((r) => r.valid).length,
@@ -181,13 +201,23 @@ async function statOrUndefined(path: string): Promise<Deno.FileInfo | undefined>
   }
 }
 
-/** Human-readable text of a validate run. */
+/**
+ * Human-readable text of a validate run: per file a ✓/✗ line with counts, its diagnostics (with
+ * source excerpts), then a summary line.
+ *
+ * @example
+ * ```ts
+ * const result = await validatePaths(["evals/"], { cwd: "/repo" });
+ * console.log(formatValidateResult(result, { cwd: "/repo", color: false }));
+ * ```
+ */
 export function formatValidateResult(
   result: ValidateResult,
   options: { cwd: string; color: boolean },
 ): string {
   const paint = createPaint(options.color);
   const sourceLines = createSourceReader();
+  const printed = new Set<string>();
   const out: string[] = [];
   for (const report of result.files) {
     const errors = report.diagnostics.filter((d) => d.severity === "error").length;
@@ -220,12 +250,21 @@ function plural(n: number, word: string): string {
 
 /** A copy of the result with every path relative to `cwd` (for `--json`). */
 function relativeResult(result: ValidateResult, cwd: string): ValidateResult {
-  const rel = (d: Diagnostic): Diagnostic => ({ ...d, file: displayPath(d.file, cwd) });
+  const rel = (d: Diagnostic): Diagnostic => ({
+    severity: d.severity,
+    file: displayPath(d.file, cwd),
+    line: d.line,
+    column: d.column,
+    path: d.path,
+    message: d.message,
+  });
   return {
     ...result,
     files: result.files.map((r) => ({
-      ...r,
       file: displayPath(r.file, cwd),
+      kind: r.kind,
+      valid: r.valid,
+      cases: r.cases,
       diagnostics: sortDiagnostics(r.diagnostics).map(rel),
     })),
   };

@@ -49,13 +49,23 @@ export async function validateConfigFile(
   }
   const decoded = decodeText(bytes);
   if (!decoded.ok) {
-    diagnostics.push({ severity: "error", file: path, ...decoded.position, message: decoded.message });
+    diagnostics.push({
+      severity: "error",
+      file: path,
+      ...decoded.position,
+      message: decoded.message,
+    });
     return done();
   }
   const parsed = parseYamlSource(decoded.text);
   if (!parsed.ok) {
     for (const problem of parsed.errors) {
-      diagnostics.push({ severity: "error", file: path, ...problem.position, message: problem.message });
+      diagnostics.push({
+        severity: "error",
+        file: path,
+        ...problem.position,
+        message: problem.message,
+      });
     }
     return done();
   }
@@ -65,7 +75,12 @@ export async function validateConfigFile(
     ...(keyPath.length > 0 ? { path: formatPath(keyPath) } : {}),
   });
   for (const problem of source.warnings) {
-    diagnostics.push({ severity: "warning", file: path, ...problem.position, message: problem.message });
+    diagnostics.push({
+      severity: "warning",
+      file: path,
+      ...problem.position,
+      message: problem.message,
+    });
   }
   const value = source.value ?? {};
   if (typeof value !== "object" || Array.isArray(value)) {
@@ -101,7 +116,7 @@ export async function validateConfigFile(
         severity: "error",
         file: path,
         ...at(issuePath),
-        message: `${capitalize(issue.message)}; fix the value at ${formatPath(issuePath) || "the top"}`,
+        message: `${issue.message}; fix the value at ${formatPath(issuePath) || "the top"}`,
       });
     }
   } else if (result.data.guideline_patterns?.length === 0) {
@@ -114,8 +129,4 @@ export async function validateConfigFile(
     });
   }
   return done();
-}
-
-function capitalize(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -179,6 +179,9 @@ export function scoreFields(
   const skipped = checks.filter((c) => c.outcome === "skipped");
   const hits = counted.filter((c) => c.outcome === "hit").map((c) => c.message);
   const misses = counted.filter((c) => c.outcome === "miss").map((c) => c.message);
+  if (counted.length === 0) {
+    misses.push("No field could be checked: none of the configured paths has an expected value");
+  }
   let score: number;
   if (config.aggregation === "all_or_nothing") {
     score = misses.length === 0 && counted.length > 0 ? 1 : 0;

@@ -33,7 +33,7 @@ export interface RecordedJudgeRequest {
   system_prompt: string;
   /** User prompt sent. */
   user_prompt: string;
-  /** Model override, when one was sent. */
+  /** Model: the override sent, else the one the provider request named (when known). */
   model?: string;
   /** Judge target name. */
   target: string;
@@ -90,9 +90,15 @@ export function createJudgeClient(target: Target, options: JudgeClientOptions): 
           signal,
           ...(options.onRetry ? { onRetry: options.onRetry } : {}),
         });
+        const sentModel = model ?? modelOf(response.request);
         return {
           text: replyText(response.output_messages),
-          request: redactValue({ ...recorded, attempts }, target.secrets),
+          request: redactValue({
+            ...recorded,
+            ...(sentModel !== undefined ? { model: sentModel } : {}),
+            target: target.name,
+            attempts,
+          }, target.secrets),
         };
       } catch (e) {
         const message = e instanceof Error ? e.message : String(e);
@@ -100,6 +106,12 @@ export function createJudgeClient(target: Target, options: JudgeClientOptions): 
       }
     },
   };
+}
+
+/** The model named in a provider's recorded request body, when there is one. */
+function modelOf(request: unknown): string | undefined {
+  const body = (request as { body?: { model?: unknown } } | undefined)?.body;
+  return typeof body?.model === "string" ? body.model : undefined;
 }
 
 /** The last assistant content of a reply (objects as JSON), or `""`. */

@@ -147,10 +147,15 @@ export async function generateRubrics(
     }
   };
   await Promise.all(
-    Array.from({ length: Math.max(1, Math.min(options.concurrency ?? 4, candidates.length)) }, worker),
+    Array.from(
+      { length: Math.max(1, Math.min(options.concurrency ?? 4, candidates.length)) },
+      worker,
+    ),
   );
   const updated = candidates.filter((c) => generated.has(c.index)).map((c) => c.id);
-  failed.sort((a, b) => candidates.findIndex((c) => c.id === a.id) - candidates.findIndex((c) => c.id === b.id));
+  failed.sort((a, b) =>
+    candidates.findIndex((c) => c.id === a.id) - candidates.findIndex((c) => c.id === b.id)
+  );
   const after = generated.size === 0
     ? text
     : jsonl

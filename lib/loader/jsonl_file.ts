@@ -138,7 +138,7 @@ export function processRecord(
   });
 }
 
-/** Loads a whole JSONL file (all lines are parsed before any case is processed). */
+/** Loads a whole JSONL file; any malformed line fails the whole file (nothing is returned). */
 export async function loadJsonlCases(
   setup: LoadSetup,
   options: { verbose: boolean; report(d: Diagnostic): void },
@@ -150,20 +150,24 @@ export async function loadJsonlCases(
   };
   const defaults = await sidecarDefaults(setup, { verbose: options.verbose, emit });
   const text = await readSourceText(setup.absFile, setup.file);
-  const records: { value: object; line: JsonlLine }[] = [];
+  // Lines are processed as they are parsed (raw records die young); a malformed line anywhere
+  // still fails the whole file, after the remaining lines were checked for syntax.
+  const cases: EvalCase[] = [];
+  const found: Diagnostic[] = [];
   const malformed: Diagnostic[] = [];
   for (const line of splitJsonlLines(text)) {
     const parsed = parseRecord(line, setup.file);
-    if ("diagnostic" in parsed) malformed.push(parsed.diagnostic);
-    else records.push({ value: parsed.value, line });
-  }
-  if (malformed.length > 0) throw EvalLoadError.from([...diagnostics, ...malformed]);
-  const cases: EvalCase[] = [];
-  for (const record of records) {
-    const outcome = await processRecord(record.value, record.line, { setup, defaults });
-    for (const d of outcome.diagnostics) emit(d);
+    if ("diagnostic" in parsed) {
+      malformed.push(parsed.diagnostic);
+      continue;
+    }
+    if (malformed.length > 0) continue;
+    const outcome = await processRecord(parsed.value, line, { setup, defaults });
+    for (const d of outcome.diagnostics) found.push(d);
     if (outcome.evalCase) cases.push(outcome.evalCase);
   }
+  if (malformed.length > 0) throw EvalLoadError.from(malformed);
+  for (const d of found) emit(d);
   return { cases, diagnostics };
 }
 

@@ -69,10 +69,10 @@ function showPath(path: string, cwd: string | undefined): string {
 }
 
 function rowLabel(row: ResultRow, paint: Paint): string {
-  if (row.status === "error") return paint("red", "ERROR");
-  if (row.verdict === "pass") return paint("green", "pass ");
-  if (row.verdict === "borderline") return paint("yellow", "bord.");
-  return paint("red", "FAIL ");
+  if (row.status === "error") return paint("red", "ERROR ");
+  if (row.verdict === "pass") return paint("green", "pass  ");
+  if (row.verdict === "borderline") return paint("yellow", "border");
+  return paint("red", "FAIL  ");
 }
 
 /**
@@ -262,7 +262,15 @@ export function renderSummary(summary: RunSummary, options: RenderSummaryOptions
   }
   if (summary.invalid.length > 0) {
     out.push(
-      paint("red", paint("bold", `Invalid cases skipped (${summary.invalid.length})`)),
+      paint(
+        "red",
+        paint(
+          "bold",
+          `Invalid cases skipped (${summary.invalid.length} problem${
+            summary.invalid.length === 1 ? "" : "s"
+          })`,
+        ),
+      ),
     );
     for (const d of summary.invalid) {
       const pos = d.line !== undefined ? `:${d.line}${d.column !== undefined ? `:${d.column}` : ""}` : "";
@@ -295,7 +303,7 @@ export function renderSummary(summary: RunSummary, options: RenderSummaryOptions
     const widest = Math.max(...summary.histogram.map((b) => b.count), 1);
     for (const bin of summary.histogram) {
       const bar = "█".repeat(Math.round((bin.count / widest) * 20));
-      out.push(`    ${bin.range}  ${String(bin.count).padStart(5)}  ${bar}`);
+      out.push(`    ${bin.range}  ${String(bin.count).padStart(5)}${bar ? `  ${bar}` : ""}`);
     }
   }
   if (summary.slowest.length > 0) {

@@ -70,7 +70,9 @@ export function insertYamlKeys(text: string, inserts: readonly YamlKeyInsert[]):
     if (node.has(insert.key)) throw new YamlEditError(`${where} already has '${insert.key}'`);
     if (node.flow) {
       const close = node.range[1] - 1;
-      if (text[close] !== "}") throw new YamlEditError(`${where}: cannot find the end of its {...}`);
+      if (text[close] !== "}") {
+        throw new YamlEditError(`${where}: cannot find the end of its {...}`);
+      }
       const sep = node.items.length > 0 ? ", " : "";
       splices.push({
         at: close,
@@ -102,7 +104,11 @@ function lineEndAfter(text: string, offset: number): number {
 }
 
 /** `key:` + value, indented to the column of the mapping's first key. */
-function block(text: string, node: { range?: [number, number, number] | null }, insert: YamlKeyInsert): string {
+function block(
+  text: string,
+  node: { range?: [number, number, number] | null },
+  insert: YamlKeyInsert,
+): string {
   const start = node.range![0];
   const column = start - (text.lastIndexOf("\n", start - 1) + 1);
   const indent = " ".repeat(column);

@@ -60,9 +60,9 @@ export function checkTargetDefinition(
     const guess = suggest(def.provider as string, KNOWN_PROVIDER_NAMES);
     error(
       ["provider"],
-      `unknown provider '${def.provider}'${
+      `unknown provider '${def.provider}'; expected one of ${RUNNABLE_PROVIDERS.join(", ")}${
         guess ? `; did you mean '${guess}'?` : ""
-      } Expected one of ${RUNNABLE_PROVIDERS.join(", ")}`,
+      }`,
     );
     return { issues };
   }
@@ -98,9 +98,8 @@ export function checkTargetDefinition(
       const path = head === undefined ? [] : [origin[head as string] ?? head, ...rest];
       error(path, issue.message);
     }
-    return { issues };
   }
-  const settings = result.data as Record<string, unknown>;
+  const settings = (result.success ? result.data : normalised) as Record<string, unknown>;
   checkProviderRules(kind, settings, origin, error, warning, mode);
   if (issues.some((i) => i.severity === "error")) return { issues };
   return { issues, parsed: { provider: kind, settings } as ParsedTargetSettings };
@@ -114,7 +113,7 @@ export function checkTargetDefinition(
  * ```ts
  * import { checkTargetsFile } from "./targets.ts";
  * const issues = checkTargetsFile({ targets: [{ name: "default", provider: "opnai" }] });
- * // [{severity: "error", path: ["targets", 0, "provider"], message: "unknown provider 'opnai'; did you mean 'openai'? ..."}]
+ * // [{severity: "error", path: ["targets", 0, "provider"], message: "unknown provider 'opnai'; expected one of ...; did you mean 'openai'?"}]
  * ```
  */
 export function checkTargetsFile(value: unknown): TargetsIssue[] {
@@ -180,9 +179,10 @@ export function checkTargetsFile(value: unknown): TargetsIssue[] {
       issues.push({
         severity: "error",
         path: ["targets", index, "judge_target"],
-        message: `judge_target '${def.judge_target}' is not defined in this file${
-          guess ? `; did you mean '${guess}'?` : ""
-        } Defined targets: ${names.join(", ")}`,
+        message:
+          `judge_target '${def.judge_target}' is not defined in this file; defined targets: ${
+            names.join(", ")
+          }${guess ? `; did you mean '${guess}'?` : ""}`,
       });
     }
   });
@@ -198,8 +198,10 @@ export function parseTargetSettings(definition: Record<string, unknown>): Parsed
   const errors = issues.filter((i) => i.severity === "error");
   if (parsed === undefined || errors.length > 0) {
     throw new Error(
-      errors.map((e) => (e.path.length > 0 ? `${e.path.join(".")}: ${e.message}` : e.message))
-        .join("; "),
+      errors.map((e) => {
+        const where = e.path.join(".");
+        return where === "" || e.message.startsWith(where) ? e.message : `${where}: ${e.message}`;
+      }).join("; "),
     );
   }
   return parsed;
@@ -266,9 +268,9 @@ function checkProviderRules(
             const guess = suggest(match[1], CLI_PLACEHOLDERS);
             error(
               path,
-              `unsupported placeholder '{${match[1]}}'${
-                guess ? `; did you mean '{${guess}}'?` : ""
-              } Supported: ${CLI_PLACEHOLDERS.map((p) => `{${p}}`).join(", ")}`,
+              `unsupported placeholder '{${match[1]}}'; supported: ${
+                CLI_PLACEHOLDERS.map((p) => `{${p}}`).join(", ")
+              }${guess ? `; did you mean '{${guess}}'?` : ""}`,
             );
           }
         }

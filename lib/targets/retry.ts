@@ -27,7 +27,10 @@ export interface RetryInfo {
 
 /** Options of {@link invokeWithRetry}. */
 export interface InvokeWithRetryOptions {
-  /** Bound on each attempt, in ms (the attempt is aborted and counts as a retryable timeout). */
+  /**
+   * Bound on each attempt, in ms (the attempt is aborted and counts as a retryable timeout);
+   * `0` or `Infinity` means no bound.
+   */
   timeoutMs: number;
   /** Outer signal (interruption): stops at once, no retry. */
   signal: AbortSignal;
@@ -76,10 +79,13 @@ export async function invokeWithRetry(
   for (let attempt = 0;; attempt++) {
     if (signal.aborted) throw interrupted(signal, attempt);
     const timeout = new AbortController();
-    const timer = setTimeout(
-      () => timeout.abort(new DOMException(`Timed out after ${timeoutMs} ms`, "TimeoutError")),
-      timeoutMs,
-    );
+    // a non-positive or non-finite timeout means "no per-attempt limit"
+    const timer = timeoutMs > 0 && timeoutMs < 2 ** 31
+      ? setTimeout(
+        () => timeout.abort(new DOMException(`Timed out after ${timeoutMs} ms`, "TimeoutError")),
+        timeoutMs,
+      )
+      : undefined;
     const attemptSignal = AbortSignal.any([signal, timeout.signal]);
     let error: TargetError;
     try {

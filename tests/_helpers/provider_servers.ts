@@ -35,8 +35,9 @@
  *   text (input) and of the reply text (output).
  * - `{type: "status", status, retryAfter?, message?, latencyMs?}`: an error status with the
  *   provider's error body and an optional `Retry-After` header (seconds or an HTTP date).
- * - `{type: "reset"}`: sends `200` headers, then drops the connection mid-body.
- * - `{type: "hang"}`: never answers; the handler ends when the client aborts or on `close()`.
+ * - `{type: "reset"}`: sends `200` headers announcing 100 bytes, then ends the connection after
+ *   12 (the client's body read fails like a dropped connection).
+ * - `{type: "hang"}`: never answers; the handler ends on `close()`.
  * - `{type: "malformed", body?}`: `200` with a body that is not JSON (default `{"choices": [`).
  * - `{type: "raw", status?, body, headers?}`: any JSON (or string) body, verbatim.
  * `options.latencyMs` delays every reply (a step's own `latencyMs` wins).
@@ -153,12 +154,12 @@ export function startProviderServer(
     requests.push(recorded);
     const step = normalise(queue.shift() ?? options.fallback ?? "ok");
     if (step.type === "hang") {
-      await waitForAbort(AbortSignal.any([req.signal, closing.signal]));
+      await waitForAbort(closing.signal);
       return new Response(null, { status: 499 });
     }
     const latency = step.latencyMs ?? options.latencyMs ?? 0;
     if (latency > 0) {
-      await delay(latency, AbortSignal.any([req.signal, closing.signal]));
+      await delay(latency, closing.signal);
     }
     switch (step.type) {
       case "reply": {
@@ -182,15 +183,16 @@ export function startProviderServer(
         });
       }
       case "reset": {
+        // promise 100 bytes, send 12, end: the client sees the connection drop mid-body
         const stream = new ReadableStream({
           start(controller) {
             controller.enqueue(new TextEncoder().encode('{"id": "x", '));
-          },
-          pull(controller) {
-            controller.error(new Error("connection reset by fake server"));
+            controller.close();
           },
         });
-        return new Response(stream, { headers: { "content-type": "application/json" } });
+        return new Response(stream, {
+          headers: { "content-type": "application/json", "content-length": "100" },
+        });
       }
       case "malformed":
         return new Response(step.body ?? '{"choices": [', {

@@ -1,12 +1,15 @@
 /**
  * A test worker that tries things the sandbox must refuse. It runs with the sandbox's
- * permissions (`sandboxPermissions`) so the tests observe what the Deno runtime itself allows.
+ * permissions (`sandboxPermissions`) so the tests observe what the Deno runtime itself allows;
+ * the `confine` probe adds the worker's symlink guard (`confineReads`) as `load_worker.ts` does.
  *
  * @module
  */
+import { confineReads } from "../../lib/cli/confine_reads.ts";
 import { loadEvalFile } from "../../lib/loader/load_eval_file.ts";
 
 type Probe =
+  | { op: "confine"; root: string }
   | { op: "read"; path: string }
   | { op: "env"; name: string }
   | { op: "write"; path: string }
@@ -21,6 +24,9 @@ const scope = globalThis as unknown as {
 
 async function probe(p: Probe): Promise<unknown> {
   switch (p.op) {
+    case "confine":
+      confineReads(p.root);
+      return "confined";
     case "read":
       return await Deno.readTextFile(p.path);
     case "env":

@@ -7,6 +7,7 @@ import {
   sandboxPermissions,
 } from "../../lib/cli/sandbox.ts";
 import { EvalLoadError } from "../../lib/loader/errors.ts";
+import type { LoadedEvalFile } from "../../lib/loader/load_eval_file.ts";
 
 const SECRET = "TOP-SECRET-OUTSIDE-THE-ROOT";
 
@@ -48,24 +49,27 @@ async function escapeTree(): Promise<{ tmp: string; root: string; evalFile: stri
   return { tmp, root, evalFile };
 }
 
-/** Runs one probe in a worker with exactly the sandbox's permissions for `root`. */
-async function probe(
-  root: string,
-  message: unknown,
-): Promise<{ ok: boolean; value?: unknown; name?: string; message?: string }> {
+type ProbeResult = { ok: boolean; value?: unknown; name?: string; message?: string };
+
+/** Runs probes in order in one worker with exactly the sandbox's permissions for `root`. */
+async function probe(root: string, ...messages: unknown[]): Promise<ProbeResult> {
   const worker = new Worker(new URL("./_probe_worker.ts", import.meta.url).href, {
     type: "module",
     deno: { permissions: sandboxPermissions([root]) },
   });
   try {
-    return await new Promise((resolve, reject) => {
-      worker.onmessage = (event) => resolve(event.data);
-      worker.onerror = (event) => {
-        event.preventDefault();
-        reject(new Error(event.message));
-      };
-      worker.postMessage(message);
-    });
+    let last: ProbeResult = { ok: false };
+    for (const message of messages) {
+      last = await new Promise((resolve, reject) => {
+        worker.onmessage = (event) => resolve(event.data);
+        worker.onerror = (event) => {
+          event.preventDefault();
+          reject(new Error(event.message));
+        };
+        worker.postMessage(message);
+      });
+    }
+    return last;
   } finally {
     worker.terminate();
   }
@@ -101,6 +105,11 @@ Deno.test("the sandbox worker's runtime permissions refuse reads outside the roo
       assert.equal(outside.ok, false, path);
       assert.equal(outside.name, "NotCapable");
     }
+    const link = join(root, "evals", "link.txt");
+    const guarded = await probe(root, { op: "confine", root }, { op: "read", path: link });
+    assert.equal(guarded.ok, false);
+    assert.equal(guarded.name, "NotCapable");
+    assert.match(guarded.message ?? "", /outside the dataset root/);
   } finally {
     await Deno.remove(tmp, { recursive: true });
   }
@@ -109,14 +118,25 @@ Deno.test("the sandbox worker's runtime permissions refuse reads outside the roo
 Deno.test("the sandbox worker refuses the read even when the loader's path check is bypassed", async () => {
   const { tmp, root, evalFile } = await escapeTree();
   try {
-    // The loader is told the root is <tmp>, so its own path check lets ../../outside.txt
-    // through; the worker may still read <tmp>/proj only, and the runtime refuses.
-    const result = await probe(root, { op: "load", path: evalFile, root: tmp });
-    assert.equal(result.ok, true, result.message);
-    const loaded = result.value as { cases: { id: string }[]; diagnostics: { message: string }[] };
+    // The loader is told the root is <tmp>, so its own path check lets every reference through;
+    // the worker may still read <tmp>/proj only. Deno's permission check refuses ../ and the
+    // absolute path; it checks paths as given, so the symlink needs the worker's read guard.
+    const load = { op: "load", path: evalFile, root: tmp };
+    const runtimeOnly = await probe(root, load);
+    assert.equal(runtimeOnly.ok, true, runtimeOnly.message);
+    const plain = runtimeOnly.value as LoadedEvalFile;
+    assert.deepEqual(plain.cases.map((c) => c.id).sort(), ["fine", "symlink"]);
+    for (const id of ["dotdot", "absolute"]) {
+      assert.ok(!JSON.stringify(plain.cases.find((c) => c.id === id) ?? "").includes(SECRET));
+    }
+    assert.equal(plain.diagnostics.filter((d) => /outside\.txt/.test(d.message)).length, 2);
+
+    const guarded = await probe(root, { op: "confine", root }, load);
+    assert.equal(guarded.ok, true, guarded.message);
+    const loaded = guarded.value as LoadedEvalFile;
+    assert.deepEqual(loaded.cases.map((c) => c.id), ["fine"]);
     assert.ok(!JSON.stringify(loaded).includes(SECRET), "the secret was not read");
-    assert.ok(!loaded.cases.some((c) => c.id === "dotdot" || c.id === "absolute"));
-    assert.ok(loaded.diagnostics.some((d) => /outside\.txt/.test(d.message)));
+    assert.equal(loaded.diagnostics.filter((d) => d.severity === "error").length, 3);
   } finally {
     await Deno.remove(tmp, { recursive: true });
   }

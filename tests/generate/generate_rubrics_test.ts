@@ -6,7 +6,8 @@ import { FIXTURES, judgeOver, userPrompt } from "../evaluators/judged/_judge.ts"
 
 /** Two rubrics named after the first word of the expected outcome. */
 function rubricsFor(request: RecordedRequest): string {
-  const outcome = userPrompt(request.body).split("[[ ## expected_outcome ## ]]\n")[1].split("\n")[0];
+  const outcome =
+    userPrompt(request.body).split("[[ ## expected_outcome ## ]]\n")[1].split("\n")[0];
   const word = outcome.split(" ")[0].toLowerCase();
   return "Here you go:\n```json\n" + JSON.stringify({
     rubrics: [
@@ -14,6 +15,10 @@ function rubricsFor(request: RecordedRequest): string {
       { id: `${word}-2`, description: "Is concise", weight: 0.5, required: false },
     ],
   }) + "\n```";
+}
+
+function assertIncludes(text: string, part: string) {
+  assert.ok(text.includes(part), `missing:\n${part}\n---in---\n${text}`);
 }
 
 async function copyFixture(name: string): Promise<string> {
@@ -24,7 +29,9 @@ async function copyFixture(name: string): Promise<string> {
 }
 
 Deno.test("generateRubrics writes rubrics into a YAML copy, keeping comments and layout", async () => {
-  await using server = startProviderServer("openai", { fallback: { type: "reply", text: rubricsFor } });
+  await using server = startProviderServer("openai", {
+    fallback: { type: "reply", text: rubricsFor },
+  });
   const file = await copyFixture("dataset.yaml");
   try {
     const before = await Deno.readTextFile(file);
@@ -42,27 +49,49 @@ Deno.test("generateRubrics writes rubrics into a YAML copy, keeping comments and
     for (const line of before.split("\n").filter((l) => !l.includes("flow-case"))) {
       assert.ok(kept.includes(line), `lost line: ${line}`);
     }
-    assert.match(after, /^# Rubric generation fixture: comments, quoting and blank lines must survive\./);
-    assert.match(after, /description: "Generate me"   # trailing comment/);
     assert.match(
       after,
-      /    expected_output: 'A function that calls itself until a base case\.'\n    rubrics:\n      - id: explains-1\n        description: "Explains recursion with a base case: first"\n        weight: 1\n        required: true\n      - id: explains-2\n        description: Is concise\n        weight: 0\.5\n        required: false\n\n  # second case: already has rubrics\n/,
+      /^# Rubric generation fixture: comments, quoting and blank lines must survive\./,
     );
-    assert.match(after, /- \{id: flow-case, expected_outcome: "Counts to three", input: "Count", rubrics: \[\{"id":"counts-1"/);
-    assert.match(after, /        content: Name three colours\n    rubrics:\n      - id: lists-1\n[\s\S]*\n    # trailing comment inside the last case\n$/);
-    const cases = (readYaml(after) as { evalcases: { id: string; rubrics?: unknown[] }[] }).evalcases;
+    assert.ok(after.includes('description: "Generate me"   # trailing comment'));
+    assertIncludes(
+      after,
+      "    expected_output: 'A function that calls itself until a base case.'\n    rubrics:\n" +
+        "      - id: explains-1\n" +
+        '        description: "Explains recursion with a base case: first"\n' +
+        "        weight: 1\n        required: true\n      - id: explains-2\n" +
+        "        description: Is concise\n        weight: 0.5\n        required: false\n\n" +
+        "  # second case: already has rubrics\n",
+    );
+    assert.match(
+      after,
+      /- \{id: flow-case, expected_outcome: "Counts to three", input: "Count", rubrics: \[\{"id":"counts-1"/,
+    );
+    assert.match(
+      after,
+      /\n {8}content: Name three colours\n {4}rubrics:\n {6}- id: lists-1\n[\s\S]*\n {4}# trailing comment inside the last case\n$/,
+    );
+    const cases =
+      (readYaml(after) as { evalcases: { id: string; rubrics?: unknown[] }[] }).evalcases;
     assert.deepEqual(cases.map((c) => c.rubrics?.length ?? 0), [2, 1, 0, 2, 2]);
     assert.equal(server.requests.length, 3);
-    const prompt = userPrompt(server.requests.find((r) => userPrompt(r.body).includes("recursion"))!.body);
+    const prompt = userPrompt(
+      server.requests.find((r) => userPrompt(r.body).includes("recursion"))!.body,
+    );
     assert.match(prompt, /\[\[ ## question ## \]\]\nExplain recursion/);
-    assert.match(prompt, /\[\[ ## reference_answer ## \]\]\nA function that calls itself until a base case\./);
+    assert.match(
+      prompt,
+      /\[\[ ## reference_answer ## \]\]\nA function that calls itself until a base case\./,
+    );
   } finally {
     await Deno.remove(file.replace(/\/[^/]+$/, ""), { recursive: true });
   }
 });
 
 Deno.test("generateRubrics rewrites JSONL lines; --dry-run returns the diff and writes nothing", async () => {
-  await using server = startProviderServer("openai", { fallback: { type: "reply", text: rubricsFor } });
+  await using server = startProviderServer("openai", {
+    fallback: { type: "reply", text: rubricsFor },
+  });
   const file = await copyFixture("dataset.jsonl");
   try {
     const before = await Deno.readTextFile(file);
@@ -98,7 +127,10 @@ Deno.test("generateRubrics leaves a case unchanged when the judge never gives us
     assert.deepEqual(result.updated, []);
     assert.equal(result.failed.length, 1);
     assert.equal(result.failed[0].id, "j1");
-    assert.match(result.failed[0].error, /after 3 attempts: .*rubrics must list at least one rubric/);
+    assert.match(
+      result.failed[0].error,
+      /after 3 attempts: .*rubrics must list at least one rubric/,
+    );
     assert.equal(server.requests.length, 3);
     assert.equal(await Deno.readTextFile(file), before);
   } finally {

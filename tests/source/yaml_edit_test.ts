@@ -3,7 +3,11 @@ import { insertYamlKeys, readYaml, YamlEditError } from "../../lib/source/yaml_e
 
 Deno.test("insertYamlKeys adds a block after the mapping's last entry, keeping comments", () => {
   const text = "cases:\n  # c1\n  - id: a   # first\n    input: 'x'\n\n  # c2\n  - id: b\n";
-  const out = insertYamlKeys(text, [{ path: ["cases", 0], key: "rubrics", value: [{ id: "r", weight: 1 }] }]);
+  const out = insertYamlKeys(text, [{
+    path: ["cases", 0],
+    key: "rubrics",
+    value: [{ id: "r", weight: 1 }],
+  }]);
   assert.equal(
     out,
     "cases:\n  # c1\n  - id: a   # first\n    input: 'x'\n    rubrics:\n      - id: r\n        weight: 1\n\n  # c2\n  - id: b\n",
@@ -40,7 +44,13 @@ Deno.test("insertYamlKeys places several inserts and the result parses back", ()
 });
 
 Deno.test("insertYamlKeys refuses existing keys and non-mappings", () => {
-  assert.throws(() => insertYamlKeys("- id: a\n", [{ path: [0], key: "id", value: 1 }]), YamlEditError);
-  assert.throws(() => insertYamlKeys("- x\n", [{ path: [0], key: "id", value: 1 }]), /is not a mapping/);
+  assert.throws(
+    () => insertYamlKeys("- id: a\n", [{ path: [0], key: "id", value: 1 }]),
+    YamlEditError,
+  );
+  assert.throws(
+    () => insertYamlKeys("- x\n", [{ path: [0], key: "id", value: 1 }]),
+    /is not a mapping/,
+  );
   assert.throws(() => insertYamlKeys("a: [\n", []), YamlEditError);
 });

@@ -37,11 +37,25 @@ export function judgeTarget(
   const context = { name: "judge", secrets: [SECRET], env: {} };
   const core = kind === "openai"
     ? createOpenAITarget(
-      { name: "judge", provider: "openai", base_url: server.url, api_key: SECRET, model: "judge-model", ...settings } as never,
+      {
+        name: "judge",
+        provider: "openai",
+        base_url: server.url,
+        api_key: SECRET,
+        model: "judge-model",
+        ...settings,
+      } as never,
       context,
     )
     : createAnthropicTarget(
-      { name: "judge", provider: "anthropic", base_url: server.url, api_key: SECRET, model: "claude-judge", ...settings } as never,
+      {
+        name: "judge",
+        provider: "anthropic",
+        base_url: server.url,
+        api_key: SECRET,
+        model: "claude-judge",
+        ...settings,
+      } as never,
       context,
     );
   return { name: "judge", provider: kind, retry: NO_RETRY, secrets: [SECRET], ...core };

@@ -28,7 +28,9 @@ const composite = (aggregator: Record<string, unknown>, list: unknown[] = member
   ({ type: "composite", name: "gate", weight: 1, evaluators: list, aggregator }) as EvaluatorConfig;
 
 Deno.test("composite weighted_average uses `weights:`, prefixes member hits and nests results", async () => {
-  await using server = startProviderServer("openai", { fallback: { type: "reply", text: byPrompt } });
+  await using server = startProviderServer("openai", {
+    fallback: { type: "reply", text: byPrompt },
+  });
   const result = await runEvaluator(
     composite({ type: "weighted_average", weights: { safety: 0.3, quality: 0.7 } }),
     judgedContext(judgeOver(server), "An answer"),
@@ -54,7 +56,9 @@ Deno.test("composite weighted_average uses `weights:`, prefixes member hits and 
 });
 
 Deno.test("composite weighted_average falls back to each member's own weight; weight 0 stays out", async () => {
-  await using server = startProviderServer("openai", { fallback: { type: "reply", text: byPrompt } });
+  await using server = startProviderServer("openai", {
+    fallback: { type: "reply", text: byPrompt },
+  });
   const result = await runEvaluator(
     composite({ type: "weighted_average" }, [
       { ...members[0], weight: 3 },
@@ -71,9 +75,15 @@ Deno.test("composite weighted_average falls back to each member's own weight; we
 });
 
 Deno.test("composite code_judge aggregator gets snake_case {results} and its verdict is honoured", async () => {
-  await using server = startProviderServer("openai", { fallback: { type: "reply", text: byPrompt } });
+  await using server = startProviderServer("openai", {
+    fallback: { type: "reply", text: byPrompt },
+  });
   const result = await runEvaluator(
-    composite({ type: "code_judge", script: [Deno.execPath(), "run", "--quiet", "--allow-read", "gate.ts"], cwd: "../scripts" }),
+    composite({
+      type: "code_judge",
+      script: [Deno.execPath(), "run", "--quiet", "--allow-read", "gate.ts"],
+      cwd: "../scripts",
+    }),
     judgedContext(judgeOver(server), "An answer"),
   );
   assert.equal(result.status, "ok", result.error);
@@ -89,7 +99,9 @@ Deno.test("composite code_judge aggregator gets snake_case {results} and its ver
 });
 
 Deno.test("composite code_judge aggregator that is missing is an evaluator error, not a crash", async () => {
-  await using server = startProviderServer("openai", { fallback: { type: "reply", text: byPrompt } });
+  await using server = startProviderServer("openai", {
+    fallback: { type: "reply", text: byPrompt },
+  });
   const result = await runEvaluator(
     composite({ type: "code_judge", path: "node ../scripts/safety-gate-aggregator.js" }),
     judgedContext(judgeOver(server), "An answer"),
@@ -102,7 +114,12 @@ Deno.test("composite code_judge aggregator that is missing is an evaluator error
 
 Deno.test("composite code_judge aggregator cwd outside the root is refused", async () => {
   const result = await runEvaluator(
-    composite({ type: "code_judge", script: "true", cwd: "../.." }, [{ type: "latency", name: "lat", weight: 1, threshold: 10 }]),
+    composite({ type: "code_judge", script: "true", cwd: "../.." }, [{
+      type: "latency",
+      name: "lat",
+      weight: 1,
+      threshold: 10,
+    }]),
     judgedContext(undefined, "An answer"),
   );
   assert.equal(result.status, "error");
@@ -110,7 +127,9 @@ Deno.test("composite code_judge aggregator cwd outside the root is refused", asy
 });
 
 Deno.test("composite llm_judge aggregator reads its prompt file and fills {{EVALUATOR_RESULTS_JSON}}", async () => {
-  await using server = startProviderServer("openai", { fallback: { type: "reply", text: byPrompt } });
+  await using server = startProviderServer("openai", {
+    fallback: { type: "reply", text: byPrompt },
+  });
   const result = await runEvaluator(
     composite({ type: "llm_judge", prompt: "../prompts/aggregate.md" }),
     judgedContext(judgeOver(server), "An answer"),
@@ -118,8 +137,11 @@ Deno.test("composite llm_judge aggregator reads its prompt file and fills {{EVAL
   assert.equal(result.status, "ok", result.error);
   assert.equal(result.score, 0.8);
   assert.deepEqual(result.hits, ["balanced"]);
-  const aggregatorRequest = server.requests.map((r) => userPrompt(r.body)).find((p) => p.startsWith("Review"))!;
-  const json = aggregatorRequest.split("\n").slice(1).join("\n").split("\n\nAnswer under review")[0];
+  const aggregatorRequest = server.requests.map((r) => userPrompt(r.body)).find((p) =>
+    p.startsWith("Review")
+  )!;
+  const json =
+    aggregatorRequest.split("\n").slice(1).join("\n").split("\n\nAnswer under review")[0];
   const results = JSON.parse(json);
   assert.deepEqual(Object.keys(results).sort(), ["quality", "safety"]);
   assert.equal(results.quality.score, 0.5);
@@ -128,7 +150,9 @@ Deno.test("composite llm_judge aggregator reads its prompt file and fills {{EVAL
 });
 
 Deno.test("composite with an erroring member is an error naming the member", async () => {
-  await using server = startProviderServer("openai", { fallback: { type: "reply", text: byPrompt } });
+  await using server = startProviderServer("openai", {
+    fallback: { type: "reply", text: byPrompt },
+  });
   const result = await runEvaluator(
     composite({ type: "weighted_average" }, [
       members[0],
@@ -142,10 +166,18 @@ Deno.test("composite with an erroring member is an error naming the member", asy
 });
 
 Deno.test("nested composites nest their results", async () => {
-  await using server = startProviderServer("openai", { fallback: { type: "reply", text: byPrompt } });
+  await using server = startProviderServer("openai", {
+    fallback: { type: "reply", text: byPrompt },
+  });
   const result = await runEvaluator(
     composite({ type: "weighted_average", weights: { inner: 0.7, safety: 0.3 } }, [
-      { type: "composite", name: "inner", weight: 1, evaluators: members, aggregator: { type: "weighted_average", weights: { safety: 0.6, quality: 0.4 } } },
+      {
+        type: "composite",
+        name: "inner",
+        weight: 1,
+        evaluators: members,
+        aggregator: { type: "weighted_average", weights: { safety: 0.6, quality: 0.4 } },
+      },
       members[0],
     ]),
     judgedContext(judgeOver(server), "An answer"),

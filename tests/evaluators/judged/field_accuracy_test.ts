@@ -1,5 +1,9 @@
 import assert from "node:assert/strict";
-import { formatCalendarDate, parseDate, parseDateWithFormat } from "../../../lib/evaluators/dates.ts";
+import {
+  formatCalendarDate,
+  parseDate,
+  parseDateWithFormat,
+} from "../../../lib/evaluators/dates.ts";
 import { readPath, scoreFields } from "../../../lib/evaluators/field_accuracy.ts";
 import { runEvaluator } from "../../../lib/evaluators/run_evaluator.ts";
 import type { EvaluatorConfig, FieldAccuracyConfig } from "../../../lib/schema/evaluator.ts";
@@ -58,7 +62,10 @@ Deno.test("field_accuracy weighted_average with exact, numeric and missing field
 
 Deno.test("field_accuracy: an expected-missing field is not a hit", () => {
   const outcome = scoreFields(
-    { aggregation: "weighted_average", fields: [f("vendor", "exact"), f("nothing.here", "exact", { weight: 9 })] },
+    {
+      aggregation: "weighted_average",
+      fields: [f("vendor", "exact"), f("nothing.here", "exact", { weight: 9 })],
+    },
     '{"vendor": "Other"}',
     EXPECTED,
   );
@@ -66,21 +73,54 @@ Deno.test("field_accuracy: an expected-missing field is not a hit", () => {
   assert.deepEqual(outcome.hits, []);
 });
 
+Deno.test("field_accuracy with no checkable field scores 0 with a miss saying why", () => {
+  const outcome = scoreFields(
+    { aggregation: "all_or_nothing", fields: [f("nothing.here", "exact")] },
+    '{"vendor": "ACME"}',
+    EXPECTED,
+  );
+  assert.equal(outcome.score, 0);
+  assert.deepEqual(outcome.misses, [
+    "No field could be checked: none of the configured paths has an expected value",
+  ]);
+});
+
 Deno.test("field_accuracy all_or_nothing and relative tolerance", () => {
   const fields = [
     f("invoice.total", "numeric_tolerance", { tolerance: 0.05, relative: true }),
     f("vendor", "exact"),
   ];
-  assert.equal(scoreFields({ aggregation: "all_or_nothing", fields }, '{"invoice": {"total": 104}, "vendor": "ACME"}', EXPECTED).score, 1);
-  const miss = scoreFields({ aggregation: "all_or_nothing", fields }, '{"invoice": {"total": 106}, "vendor": "ACME"}', EXPECTED);
+  assert.equal(
+    scoreFields(
+      { aggregation: "all_or_nothing", fields },
+      '{"invoice": {"total": 104}, "vendor": "ACME"}',
+      EXPECTED,
+    ).score,
+    1,
+  );
+  const miss = scoreFields(
+    { aggregation: "all_or_nothing", fields },
+    '{"invoice": {"total": 106}, "vendor": "ACME"}',
+    EXPECTED,
+  );
   assert.equal(miss.score, 0);
-  assert.deepEqual(miss.misses, ["invoice.total (outside tolerance: diff=6.00, tolerance=0.05 relative)"]);
+  assert.deepEqual(miss.misses, [
+    "invoice.total (outside tolerance: diff=6.00, tolerance=0.05 relative)",
+  ]);
 });
 
 Deno.test("field_accuracy reports a non-JSON answer and a missing expected object", () => {
-  const a = scoreFields({ aggregation: "weighted_average", fields: [f("x", "exact")] }, "not json", EXPECTED);
+  const a = scoreFields(
+    { aggregation: "weighted_average", fields: [f("x", "exact")] },
+    "not json",
+    EXPECTED,
+  );
   assert.deepEqual(a.misses, ["Failed to parse candidate answer as JSON"]);
-  const b = scoreFields({ aggregation: "weighted_average", fields: [f("x", "exact")] }, '{"x": 1}', []);
+  const b = scoreFields(
+    { aggregation: "weighted_average", fields: [f("x", "exact")] },
+    '{"x": 1}',
+    [],
+  );
   assert.equal(b.score, 0);
   assert.match(b.misses[0], /No expected data found/);
 });
@@ -91,7 +131,13 @@ Deno.test("field_accuracy reads expected JSON from a string message and runs thr
     evalCase: makeCase({ expected_output: expected('{"due": "2025-04-03"}') }),
   });
   const result = await runEvaluator(
-    { type: "field_accuracy", name: "fields", weight: 1, aggregation: "weighted_average", fields: [f("due", "date", { formats: ["DD/MM/YYYY", "YYYY-MM-DD"] })] } as EvaluatorConfig,
+    {
+      type: "field_accuracy",
+      name: "fields",
+      weight: 1,
+      aggregation: "weighted_average",
+      fields: [f("due", "date", { formats: ["DD/MM/YYYY", "YYYY-MM-DD"] })],
+    } as EvaluatorConfig,
     ctx,
   );
   assert.equal(result.status, "ok");
@@ -99,8 +145,16 @@ Deno.test("field_accuracy reads expected JSON from a string message and runs thr
 });
 
 Deno.test("dates are parsed by the given formats only", () => {
-  assert.deepEqual(parseDateWithFormat("15-JAN-2025", "DD-MMM-YYYY"), { year: 2025, month: 1, day: 15 });
-  assert.deepEqual(parseDateWithFormat("5 September 2024", "D MMMM YYYY"), { year: 2024, month: 9, day: 5 });
+  assert.deepEqual(parseDateWithFormat("15-JAN-2025", "DD-MMM-YYYY"), {
+    year: 2025,
+    month: 1,
+    day: 15,
+  });
+  assert.deepEqual(parseDateWithFormat("5 September 2024", "D MMMM YYYY"), {
+    year: 2024,
+    month: 9,
+    day: 5,
+  });
   assert.equal(parseDateWithFormat("02/30/2025", "MM/DD/YYYY"), undefined);
   assert.equal(parseDateWithFormat("2024-02-29", "YYYY-MM-DD")?.day, 29);
   assert.equal(parseDateWithFormat("2025-02-29", "YYYY-MM-DD"), undefined);

@@ -23,8 +23,8 @@ const signal = new AbortController().signal;
 
 Deno.test("extractJsonCandidates finds JSON in fences, in prose and with braces in strings", () => {
   assert.deepEqual(extractJsonCandidates('{"a": 1}'), [{ a: 1 }]);
-  assert.deepEqual(extractJsonCandidates("```json\n{\"a\": 1}\n```"), [{ a: 1 }]);
-  assert.deepEqual(extractJsonCandidates("``` {\"a\": 2} ```"), [{ a: 2 }]);
+  assert.deepEqual(extractJsonCandidates('```json\n{"a": 1}\n```'), [{ a: 1 }]);
+  assert.deepEqual(extractJsonCandidates('``` {"a": 2} ```'), [{ a: 2 }]);
   assert.deepEqual(
     extractJsonCandidates('Sure {not json}. Result: {"a": "x}y", "b": {"c": 1}} -- done :}'),
     [{ a: "x}y", b: { c: 1 } }],
@@ -36,7 +36,10 @@ Deno.test("extractJsonCandidates finds JSON in fences, in prose and with braces 
 
 Deno.test("askJudge picks the candidate that validates when prose holds another object", async () => {
   const judge = scripted(['Format: {"example": true}. Answer: {"score": 0.5}']);
-  const reply = await askJudge(judge, { system: "s", user: "u" }, { schema: FreeformReplySchema, signal });
+  const reply = await askJudge(judge, { system: "s", user: "u" }, {
+    schema: FreeformReplySchema,
+    signal,
+  });
   assert.ok(reply.ok);
   assert.equal(reply.value.score, 0.5);
   assert.deepEqual(reply.value.hits, []);
@@ -45,11 +48,17 @@ Deno.test("askJudge picks the candidate that validates when prose holds another 
 
 Deno.test("askJudge re-asks with the problem and gives up after three calls", async () => {
   const judge = scripted(["", "nope", '{"score": "high"}']);
-  const reply = await askJudge(judge, { system: "s", user: "u" }, { schema: FreeformReplySchema, signal });
+  const reply = await askJudge(judge, { system: "s", user: "u" }, {
+    schema: FreeformReplySchema,
+    signal,
+  });
   assert.equal(reply.ok, false);
   assert.equal(judge.asked.length, 3);
   assert.equal(judge.asked[0].user, "u");
-  assert.match(judge.asked[1].user, /^u\n\n\[\[ ## note ## \]\]\nYour previous reply could not be used: the reply was empty\./);
+  assert.match(
+    judge.asked[1].user,
+    /^u\n\n\[\[ ## note ## \]\]\nYour previous reply could not be used: the reply was empty\./,
+  );
   assert.match(judge.asked[2].user, /the reply contained no JSON object/);
   if (!reply.ok) {
     assert.equal(reply.attempts, 3);
@@ -61,10 +70,15 @@ Deno.test("askJudge re-asks with the problem and gives up after three calls", as
 
 Deno.test("askJudge does not re-ask when the judge cannot be reached", async () => {
   const judge = scripted([new Error("connection refused")]);
-  const reply = await askJudge(judge, { system: "s", user: "u" }, { schema: FreeformReplySchema, signal });
+  const reply = await askJudge(judge, { system: "s", user: "u" }, {
+    schema: FreeformReplySchema,
+    signal,
+  });
   assert.equal(reply.ok, false);
   assert.equal(judge.asked.length, 1);
-  if (!reply.ok) assert.equal(reply.error, "Judge 'scripted' could not be reached: connection refused");
+  if (!reply.ok) {
+    assert.equal(reply.error, "Judge 'scripted' could not be reached: connection refused");
+  }
 });
 
 Deno.test("excerpt cuts long replies and says how long they were", () => {
@@ -73,14 +87,24 @@ Deno.test("excerpt cuts long replies and says how long they were", () => {
 
 Deno.test("selectJudgeTarget: override wins, unknown names are errors, none is undefined", () => {
   const names = ["agent", "gpt", "claude"];
-  assert.equal(selectJudgeTarget({ name: "agent", judgeTarget: "gpt" }, { targetNames: names }), "gpt");
   assert.equal(
-    selectJudgeTarget({ name: "agent", judgeTarget: "gpt" }, { targetNames: names, override: "claude" }),
+    selectJudgeTarget({ name: "agent", judgeTarget: "gpt" }, { targetNames: names }),
+    "gpt",
+  );
+  assert.equal(
+    selectJudgeTarget({ name: "agent", judgeTarget: "gpt" }, {
+      targetNames: names,
+      override: "claude",
+    }),
     "claude",
   );
   assert.equal(selectJudgeTarget({ name: "agent" }, { targetNames: names }), undefined);
   assert.throws(
-    () => selectJudgeTarget({ name: "agent", judgeTarget: "gtp" }, { targetNames: names, targetsFile: "t.yaml" }),
+    () =>
+      selectJudgeTarget({ name: "agent", judgeTarget: "gtp" }, {
+        targetNames: names,
+        targetsFile: "t.yaml",
+      }),
     /Target 'agent' has judge_target: 'gtp', which names no target in t\.yaml; defined targets: 'agent', 'gpt', 'claude'/,
   );
   assert.throws(

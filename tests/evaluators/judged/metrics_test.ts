@@ -12,7 +12,10 @@ const trace = (extra: Partial<TraceSummary>): TraceSummary => ({
   ...extra,
 });
 const run = (config: Record<string, unknown>, t: TraceSummary) =>
-  runEvaluator({ weight: 1, name: String(config.type), ...config } as EvaluatorConfig, makeContext({ trace: t }));
+  runEvaluator(
+    { weight: 1, name: String(config.type), ...config } as EvaluatorConfig,
+    makeContext({ trace: t }),
+  );
 
 Deno.test("latency passes at the threshold and fails above it", async () => {
   const ok = await run({ type: "latency", threshold: 500 }, trace({ duration_ms: 500 }));
@@ -34,7 +37,10 @@ Deno.test("cost compares against the budget and names `pricing` when cost is mis
   const missing = await run({ type: "cost", budget: 1 }, trace({}));
   assert.equal(missing.status, "ok");
   assert.equal(missing.score, 0);
-  assert.match(missing.misses[0], /No cost data available in trace: target 'mock' reported no cost; set pricing: \{input_per_mtok, output_per_mtok\} on target 'mock'/);
+  assert.match(
+    missing.misses[0],
+    /No cost data available in trace: target 'mock' reported no cost; set pricing: \{input_per_mtok, output_per_mtok\} on target 'mock'/,
+  );
 });
 
 Deno.test("token_usage checks each configured limit; total includes cached tokens", async () => {
@@ -48,7 +54,10 @@ Deno.test("token_usage checks each configured limit; total includes cached token
   assert.deepEqual(bad.hits, ["Input tokens 100 <= 200"]);
   assert.deepEqual(bad.misses, ["Output tokens 50 > 40", "Total tokens 160 > 150"]);
   const missing = await run({ type: "token_usage", max_total: 1 }, trace({}));
-  assert.match(missing.misses[0], /No token usage data available in trace: target 'mock' reported none/);
+  assert.match(
+    missing.misses[0],
+    /No token usage data available in trace: target 'mock' reported none/,
+  );
   assert.match(missing.misses[0], /cli target must write token_usage/);
 });
 

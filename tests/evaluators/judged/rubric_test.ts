@@ -8,11 +8,36 @@ import { judgedContext, judgeOver, userPrompt } from "./_judge.ts";
 
 // The corpus's "technical-writing-detailed" rubrics: total weight 7.5.
 const HTTP_RUBRICS: Rubric[] = [
-  { id: "structure", description: "Has clear headings and organization", weight: 1, required: true },
-  { id: "success-codes", description: "Covers 2xx success codes with examples", weight: 2, required: true },
-  { id: "client-errors", description: "Explains 4xx client error codes", weight: 2, required: true },
-  { id: "server-errors", description: "Explains 5xx server error codes", weight: 1.5, required: false },
-  { id: "practical-examples", description: "Includes practical use case examples", weight: 1, required: false },
+  {
+    id: "structure",
+    description: "Has clear headings and organization",
+    weight: 1,
+    required: true,
+  },
+  {
+    id: "success-codes",
+    description: "Covers 2xx success codes with examples",
+    weight: 2,
+    required: true,
+  },
+  {
+    id: "client-errors",
+    description: "Explains 4xx client error codes",
+    weight: 2,
+    required: true,
+  },
+  {
+    id: "server-errors",
+    description: "Explains 5xx server error codes",
+    weight: 1.5,
+    required: false,
+  },
+  {
+    id: "practical-examples",
+    description: "Includes practical use case examples",
+    weight: 1,
+    required: false,
+  },
 ];
 
 const check = (id: string, satisfied: boolean, reasoning = "r") => ({ id, satisfied, reasoning });
@@ -21,7 +46,13 @@ const rubricConfig = (rubrics: Rubric[], extra: Record<string, unknown> = {}) =>
 
 Deno.test("rubric score is satisfied weight over the weight of all rubrics", () => {
   const s = scoreRubrics(HTTP_RUBRICS, {
-    checks: [check("structure", true), check("success-codes", true), check("client-errors", true), check("server-errors", false), check("practical-examples", false)],
+    checks: [
+      check("structure", true),
+      check("success-codes", true),
+      check("client-errors", true),
+      check("server-errors", false),
+      check("practical-examples", false),
+    ],
     overall_reasoning: "",
   });
   assert.equal(s.score, 5 / 7.5);
@@ -37,7 +68,12 @@ Deno.test("rubric score is satisfied weight over the weight of all rubrics", () 
 
 Deno.test("an unanswered rubric counts as unsatisfied with a miss saying so", () => {
   const s = scoreRubrics(HTTP_RUBRICS, {
-    checks: [check("structure", true), check("success-codes", true), check("client-errors", true), check("server-errors", true)],
+    checks: [
+      check("structure", true),
+      check("success-codes", true),
+      check("client-errors", true),
+      check("server-errors", true),
+    ],
     overall_reasoning: "",
   });
   assert.equal(s.score, 6.5 / 7.5);
@@ -54,7 +90,13 @@ Deno.test("duplicate answers count once (the first) and unknown ids are ignored"
     { id: "b", description: "B", weight: 1, required: false },
   ];
   const s = scoreRubrics(rubrics, {
-    checks: [check("a", true), check("a", true), check("a", false), check("zzz", true), check("b", false)],
+    checks: [
+      check("a", true),
+      check("a", true),
+      check("a", false),
+      check("zzz", true),
+      check("b", false),
+    ],
     overall_reasoning: "",
   });
   assert.equal(s.score, 0.5);
@@ -65,7 +107,13 @@ Deno.test("duplicate answers count once (the first) and unknown ids are ignored"
 
 Deno.test("a failed required rubric forces verdict fail whatever the score", () => {
   const s = scoreRubrics(HTTP_RUBRICS, {
-    checks: [check("structure", false), check("success-codes", true), check("client-errors", true), check("server-errors", true), check("practical-examples", true)],
+    checks: [
+      check("structure", false),
+      check("success-codes", true),
+      check("client-errors", true),
+      check("server-errors", true),
+      check("practical-examples", true),
+    ],
     overall_reasoning: "",
   });
   assert.equal(s.score, 6.5 / 7.5);
@@ -100,11 +148,21 @@ Deno.test("rubric prompt lists rubrics with REQUIRED and weight markers", () => 
 
 Deno.test("rubric evaluator: partial answer, duplicates and a failed required rubric through the judge", async () => {
   const reply = {
-    checks: [check("structure", true, "headings"), check("success-codes", true), check("success-codes", true), check("client-errors", false, "no 4xx")],
+    checks: [
+      check("structure", true, "headings"),
+      check("success-codes", true),
+      check("success-codes", true),
+      check("client-errors", false, "no 4xx"),
+    ],
     overall_reasoning: "Misses 4xx.",
   };
-  await using server = startProviderServer("openai", { steps: ["```json\n" + JSON.stringify(reply) + "\n```"] });
-  const result = await runEvaluator(rubricConfig(HTTP_RUBRICS, { model: "rubric-model" }), judgedContext(judgeOver(server), "guide"));
+  await using server = startProviderServer("openai", {
+    steps: ["```json\n" + JSON.stringify(reply) + "\n```"],
+  });
+  const result = await runEvaluator(
+    rubricConfig(HTTP_RUBRICS, { model: "rubric-model" }),
+    judgedContext(judgeOver(server), "guide"),
+  );
   assert.equal(result.status, "ok");
   assert.equal(result.type, "rubric");
   assert.equal(result.score, 3 / 7.5);
@@ -116,11 +174,26 @@ Deno.test("rubric evaluator: partial answer, duplicates and a failed required ru
     duplicate_checks: ["success-codes"],
   });
   assert.equal(server.requests[0].body.model, "rubric-model");
-  assert.match(userPrompt(server.requests[0].body), /- \[structure\] \(REQUIRED\): Has clear headings/);
-  assert.match(server.requests[0].body.messages[0].content, /"overall_reasoning": "string \(summary\)"/);
+  assert.match(
+    userPrompt(server.requests[0].body),
+    /- \[structure\] \(REQUIRED\): Has clear headings/,
+  );
+  assert.match(
+    server.requests[0].body.messages[0].content,
+    /"overall_reasoning": "string \(summary\)"/,
+  );
 
   // The case verdict is forced to fail when the rubric evaluator counts (weight > 0) ...
-  const other = { ...result, name: "other", type: "contains", score: 1, details: undefined, verdict: "pass" as const, hits: [], misses: [] };
+  const other = {
+    ...result,
+    name: "other",
+    type: "contains",
+    score: 1,
+    details: undefined,
+    verdict: "pass" as const,
+    hits: [],
+    misses: [],
+  };
   const counted = aggregateCaseScore([result, other]);
   assert.equal(counted.score, (3 / 7.5 + 1) / 2);
   assert.equal(counted.verdict, "fail");
@@ -136,7 +209,12 @@ Deno.test("llm_judge with rubrics runs in rubric mode", async () => {
     steps: [JSON.stringify({ checks: [check("rubric-1", true)], overall_reasoning: "ok" })],
   });
   const result = await runEvaluator(
-    { type: "llm_judge", name: "polite", weight: 1, rubrics: [{ id: "rubric-1", description: "Is polite", weight: 1, required: true }] } as EvaluatorConfig,
+    {
+      type: "llm_judge",
+      name: "polite",
+      weight: 1,
+      rubrics: [{ id: "rubric-1", description: "Is polite", weight: 1, required: true }],
+    } as EvaluatorConfig,
     judgedContext(judgeOver(server, "anthropic"), "Hello!"),
   );
   assert.equal(result.status, "ok");
@@ -146,8 +224,13 @@ Deno.test("llm_judge with rubrics runs in rubric mode", async () => {
 });
 
 Deno.test("rubric evaluator: a reply without checks is re-asked, then an error", async () => {
-  await using server = startProviderServer("openai", { fallback: '{"score": 1, "reasoning": "looks fine"}' });
-  const result = await runEvaluator(rubricConfig(HTTP_RUBRICS), judgedContext(judgeOver(server), "guide"));
+  await using server = startProviderServer("openai", {
+    fallback: '{"score": 1, "reasoning": "looks fine"}',
+  });
+  const result = await runEvaluator(
+    rubricConfig(HTTP_RUBRICS),
+    judgedContext(judgeOver(server), "guide"),
+  );
   assert.equal(server.requests.length, 3);
   assert.equal(result.status, "error");
   assert.match(result.error!, /checks: checks must be an array of rubric checks/);

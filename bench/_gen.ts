@@ -1,0 +1,3 @@
+// generate using bench internals
+import { join } from "node:path";
+const mod = await import("./load_bench.ts");

@@ -1,0 +1,20 @@
+import { join } from "node:path";
+import { runEval } from "../lib/runner/run_eval.ts";
+const lat = Number(Deno.env.get("LAT") ?? 50);
+const worker = new Worker(new URL("./_latency_server.ts", import.meta.url).href, { type: "module" });
+const reply = (m: unknown) => new Promise<unknown>((r) => { worker.onmessage = (e) => r(e.data); worker.postMessage(m); });
+const { port } = await reply({ latencyMs: lat }) as { port: number };
+const dir = await Deno.makeTempDir();
+await Deno.mkdir(join(dir, ".agentv"));
+const tf = join(dir, ".agentv", "targets.yaml");
+await Deno.writeTextFile(tf, `targets:\n  - name: default\n    provider: openai\n    base_url: http://127.0.0.1:${port}/v1\n    api_key: sk-bench\n    model: bench\n`);
+const cases = Array.from({ length: 2000 }, (_, i) => ({ id: `c${i}`, dataset: "b", expected_outcome: "x", input: [{ role: "user" as const, content: `q ${i}` }], expected_output: [], execution: { target: "default" }, evaluator: "llm_judge" as const, evaluators: [{ type: "contains", name: "contains", weight: 1, value: "ok", mode: "all", case_sensitive: true }], guideline_paths: [], file_paths: [] }));
+const t0 = performance.now();
+let firstStart = 0, lastFinish = 0;
+let gcs = 0;
+await runEval({ sets: [{ file: join(dir, "x.jsonl"), root: dir, evalDir: dir, cases: cases as never }], targetsFile: tf, workers: 32, timeoutMs: 30000, out: join(dir, "r.jsonl"), env: {}, cwd: dir,
+  onEvent: (e) => { if (e.type === "case_started" && e.index === 0) firstStart = performance.now() - t0; if (e.type === "case_finished") lastFinish = performance.now() - t0; } });
+const wall = performance.now() - t0;
+console.log({ wall: Math.round(wall), firstStart: Math.round(firstStart), lastFinish: Math.round(lastFinish), ideal: Math.ceil(2000 / 32) * lat });
+await reply("close"); worker.terminate();
+await Deno.remove(dir, { recursive: true });

@@ -1,0 +1,199 @@
+/**
+ * `agentv generate rubrics <file> [--target NAME] [--dry-run]`: asks the judge of the file's
+ * target for rubrics derived from each case's `expected_outcome` and writes them into the file
+ * (YAML keeping comments and layout, JSONL lines rewritten), only for cases without rubrics.
+ *
+ * @module
+ */
+import { basename, dirname, extname, join, resolve } from "node:path";
+import { createJudgeClient } from "../evaluators/judge_client.ts";
+import { JudgeConfigError, selectJudgeTarget } from "../evaluators/judge_select.ts";
+import { generateRubrics } from "../generate/generate_rubrics.ts";
+import { findDatasetRoot } from "../loader/resolve.ts";
+import { readYaml } from "../source/yaml_edit.ts";
+import { loadDotEnv, mergeEnv } from "../targets/env.ts";
+import { formatDiagnostic, TargetConfigError, TargetsFileError } from "../targets/errors.ts";
+import { resolveTarget } from "../targets/registry.ts";
+import { discoverTargetsFile, loadTargetsFile } from "../targets/targets_file.ts";
+import { type Command, type CommandIO, type ParsedArgs, UsageError } from "./command.ts";
+
+function str(values: ParsedArgs["values"], name: string): string | undefined {
+  const v = values[name];
+  if (typeof v !== "string") return undefined;
+  if (v.trim() === "") throw new UsageError(`--${name} must not be empty`);
+  return v;
+}
+
+/** The file's own target: YAML `execution.target` (or legacy `target`), JSONL sidecar's. */
+async function fileTarget(file: string): Promise<string | undefined> {
+  const source = extname(file).toLowerCase() === ".jsonl"
+    ? join(dirname(file), `${basename(file, extname(file))}.yaml`)
+    : file;
+  let value: unknown;
+  try {
+    value = readYaml(await Deno.readTextFile(source));
+  } catch {
+    return undefined; // no sidecar, or a file the generator reports itself
+  }
+  if (value === null || typeof value !== "object") return undefined;
+  const v = value as { execution?: { target?: unknown }; target?: unknown };
+  const target = v.execution?.target ?? v.target;
+  return typeof target === "string" && target.trim() !== "" ? target : undefined;
+}
+
+/** Turns configuration errors into usage errors (exit 2, no stack trace). */
+function asUsageError(error: unknown): unknown {
+  if (error instanceof TargetsFileError) {
+    const errors = error.diagnostics.filter((d) => d.severity === "error");
+    return new UsageError(
+      `Invalid targets file ${error.file}:\n${errors.map(formatDiagnostic).join("\n")}`,
+    );
+  }
+  if (error instanceof TargetConfigError) return new UsageError(error.message, error.hint);
+  if (error instanceof JudgeConfigError) return new UsageError(error.message);
+  return error;
+}
+
+async function run(args: ParsedArgs, io: CommandIO): Promise<number> {
+  if (args.positionals.length !== 1) {
+    throw new UsageError(
+      args.positionals.length === 0 ? "No eval file given" : "Give exactly one eval file",
+      "usage: agentv generate rubrics <file> [--target NAME] [--dry-run]",
+    );
+  }
+  const v = args.values;
+  const file = resolve(io.cwd, args.positionals[0]);
+  const rawTimeout = str(v, "timeout");
+  const timeout = rawTimeout === undefined ? 120 : Number(rawTimeout);
+  if (!Number.isFinite(timeout) || timeout <= 0) {
+    throw new UsageError(`--timeout must be a number of seconds > 0, got '${rawTimeout}'`);
+  }
+  try {
+    if (!(await Deno.stat(file)).isFile) throw new Error("not a file");
+  } catch {
+    throw new UsageError(`Eval file not found: ${args.positionals[0]}`);
+  }
+  const dryRun = v["dry-run"] === true;
+  const say = (text: string) => dryRun ? io.stderr(text) : io.stdout(text);
+  let judge;
+  try {
+    const rootOption = str(v, "root");
+    const root = await findDatasetRoot(
+      file,
+      rootOption !== undefined ? { root: resolve(io.cwd, rootOption) } : {},
+    );
+    const explicit = str(v, "targets");
+    const targetsPath = await discoverTargetsFile(file, {
+      root,
+      ...(explicit !== undefined ? { explicit: resolve(io.cwd, explicit) } : {}),
+    });
+    if (targetsPath === undefined) {
+      throw new UsageError(
+        `No targets file found for ${args.positionals[0]}`,
+        "add .agentv/targets.yaml next to the eval file (or above it), or pass --targets FILE",
+      );
+    }
+    const targets = await loadTargetsFile(targetsPath);
+    const targetName = str(v, "target") ?? await fileTarget(file) ?? "default";
+    const definition = targets.targets.find((t) => t.name === targetName);
+    if (definition === undefined) {
+      // Let the registry produce its "unknown target" message with suggestions.
+      resolveTarget(targets, targetName, { env: {} });
+    }
+    const override = str(v, "judge-target");
+    const judgeName = selectJudgeTarget(
+      { name: targetName, judgeTarget: definition?.judge_target as string | undefined },
+      {
+        targetNames: targets.targets.map((t) => t.name),
+        targetsFile: targetsPath,
+        ...(override !== undefined ? { override } : {}),
+      },
+    ) ?? targetName;
+    const env = mergeEnv(await loadDotEnv(dirname(file), root), io.envAll());
+    const judgeTarget = resolveTarget(targets, judgeName, { env });
+    judge = createJudgeClient(judgeTarget, {
+      timeoutMs: Math.round(timeout * 1000),
+      evalDir: dirname(file),
+    });
+    if (judgeName === targetName && override === undefined) {
+      io.stderr(`Note: target '${targetName}' has no judge_target; using it to write rubrics\n`);
+    }
+  } catch (error) {
+    throw asUsageError(error);
+  }
+  say(`Generating rubrics for: ${args.positionals[0]} (judge: ${judge.target})\n`);
+  let result;
+  try {
+    result = await generateRubrics(file, {
+      judge,
+      dryRun,
+      signal: io.signal,
+      onCase: (id) => say(`  Generating rubrics for: ${id}\n`),
+    });
+  } catch (error) {
+    if (io.signal.aborted) return 130;
+    throw new UsageError((error as Error).message);
+  }
+  if (dryRun && result.diff) io.stdout(result.diff);
+  const n = result.updated.length;
+  if (n > 0) {
+    say(`${dryRun ? "Would update" : "Updated"} ${n} eval case(s) with generated rubrics\n`);
+  } else {
+    say("No eval cases updated (all already have rubrics or missing expected_outcome)\n");
+  }
+  if (result.skipped.length > 0) {
+    say(
+      `Skipped ${result.skipped.length} eval case(s): ${
+        result.skipped.map((s) => `${s.id} (${s.reason})`).join(", ")
+      }\n`,
+    );
+  }
+  for (const f of result.failed) io.stderr(`Error: ${f.id}: ${f.error}\n`);
+  if (io.signal.aborted) return 130;
+  return result.failed.length > 0 ? 1 : 0;
+}
+
+/**
+ * The `generate rubrics` command.
+ *
+ * @example
+ * ```ts ignore
+ * import { generateCommand } from "./generate.ts";
+ * const code = await generateCommand.run({ values: { "dry-run": true }, positionals: ["evals/a.yaml"] }, io);
+ * ```
+ */
+export const generateCommand: Command = {
+  name: "generate rubrics",
+  summary: "Write rubrics derived from each case's expected_outcome into an eval file",
+  usage: "agentv generate rubrics <file> [--target NAME] [--dry-run]",
+  options: {
+    target: {
+      type: "string",
+      short: "t",
+      valueName: "NAME",
+      description:
+        "Target whose judge writes the rubrics (default: the file's target, else 'default')",
+    },
+    targets: {
+      type: "string",
+      valueName: "FILE",
+      description: "Targets file (default: nearest .agentv/targets.yaml)",
+    },
+    "judge-target": {
+      type: "string",
+      valueName: "NAME",
+      description: "Target that writes the rubrics, instead of the target's judge_target",
+    },
+    "dry-run": {
+      type: "boolean",
+      description: "Print the diff instead of changing the file",
+    },
+    root: { type: "string", valueName: "DIR", description: "Dataset root (default: discovered)" },
+    timeout: {
+      type: "string",
+      valueName: "SECONDS",
+      description: "Timeout of each judge call (default 120)",
+    },
+  },
+  run,
+};

@@ -1,0 +1,57 @@
+/**
+ * `loadEvalFile`: what the runner uses: the valid cases of one file plus every diagnostic, the
+ * dataset root and the file's folder.
+ *
+ * @module
+ */
+import type { Diagnostic, EvalCase } from "../schema/eval_case.ts";
+import { type LoadOptions, prepareLoad } from "./context.ts";
+import { loadJsonlCases } from "./jsonl_file.ts";
+import { loadYamlCases } from "./yaml_file.ts";
+
+/** A loaded eval file. */
+export interface LoadedEvalFile {
+  /** Absolute path of the eval file. */
+  file: string;
+  /** The dataset root the load was confined to (absolute). */
+  root: string;
+  /** Folder of the eval file (absolute). */
+  evalDir: string;
+  /** The valid cases, in file order. */
+  cases: EvalCase[];
+  /** Warnings, and errors for the cases that were skipped. */
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * Loads one eval file (`.yaml`, `.yml` or `.jsonl`). Never throws for case-level problems (the
+ * case is skipped and reported in `diagnostics`); throws `EvalLoadError` for file-level ones.
+ *
+ * @example
+ * ```ts
+ * import { loadEvalFile } from "./load_eval_file.ts";
+ * const { cases, diagnostics, root } = await loadEvalFile("evals/dataset.yaml");
+ * ```
+ */
+export async function loadEvalFile(
+  path: string,
+  options: LoadOptions = {},
+): Promise<LoadedEvalFile> {
+  const diagnostics: Diagnostic[] = [];
+  const report = (d: Diagnostic) => {
+    diagnostics.push(d);
+    options.onDiagnostic?.(d);
+  };
+  const setup = await prepareLoad(path, options);
+  for (const d of setup.diagnostics) report(d);
+  const loaded = setup.format === "yaml"
+    ? await loadYamlCases(setup, report)
+    : await loadJsonlCases(setup, { verbose: options.verbose ?? false, report });
+  return {
+    file: setup.absFile,
+    root: setup.root,
+    evalDir: setup.evalDir,
+    cases: loaded.cases,
+    diagnostics,
+  };
+}

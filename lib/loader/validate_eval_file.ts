@@ -1,0 +1,66 @@
+/**
+ * `validateEvalFile`: a report of one eval file that never throws for problems in the file.
+ *
+ * @module
+ */
+import type { Diagnostic } from "../schema/eval_case.ts";
+import { EvalLoadError } from "./errors.ts";
+import { loadEvalFile } from "./load_eval_file.ts";
+
+/** The report of {@link validateEvalFile}. */
+export interface EvalFileReport {
+  /** The file as given. */
+  file: string;
+  /** False when any diagnostic is an error. */
+  valid: boolean;
+  /** Number of valid cases. */
+  cases: number;
+  /** Every problem found, in file order. */
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * Validates an eval file: loads it and reports every diagnostic. File-level failures become
+ * error diagnostics instead of exceptions.
+ *
+ * @example
+ * ```ts
+ * import { validateEvalFile } from "@agentv/agentv";
+ * const report = await validateEvalFile("evals/dataset.yaml");
+ * if (!report.valid) for (const d of report.diagnostics) console.error(d.message);
+ * ```
+ */
+export async function validateEvalFile(
+  path: string,
+  options: { verbose?: boolean; root?: string } = {},
+): Promise<EvalFileReport> {
+  const diagnostics: Diagnostic[] = [];
+  let cases = 0;
+  try {
+    const loaded = await loadEvalFile(path, {
+      verbose: options.verbose,
+      root: options.root,
+      onDiagnostic: (d) => diagnostics.push(d),
+    });
+    cases = loaded.cases.length;
+  } catch (e) {
+    if (e instanceof EvalLoadError) {
+      diagnostics.push(...e.diagnostics);
+    } else {
+      diagnostics.push({
+        severity: "error",
+        file: path,
+        message: `Internal error while loading the file: ${
+          e instanceof Error ? e.message : String(e)
+        }; expected a clean load; please report this as a bug with the file`,
+      });
+    }
+    cases = 0;
+  }
+  return {
+    file: path,
+    valid: !diagnostics.some((d) => d.severity === "error"),
+    cases,
+    diagnostics,
+  };
+}

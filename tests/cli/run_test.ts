@@ -1,0 +1,346 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { runCli } from "../../lib/cli/app.ts";
+import { runCommand } from "../../lib/cli/run.ts";
+import { parseResults, readResults } from "../../lib/report/read_results.ts";
+import type { ResultRow } from "../../lib/schema/result.ts";
+import { createBufferIO, REPO_ROOT } from "./_buffer_io.ts";
+
+const MAIN = join(REPO_ROOT, "main.ts");
+const commands = [runCommand];
+
+/** A temp repo: `.agentv/targets.yaml` plus the given files. */
+async function repo(files: Record<string, string>) {
+  const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "agentv-run-" }));
+  for (const [path, text] of Object.entries(files)) {
+    await Deno.mkdir(join(dir, path, ".."), { recursive: true });
+    await Deno.writeTextFile(join(dir, path), text);
+  }
+  return { dir, [Symbol.asyncDispose]: () => Deno.remove(dir, { recursive: true }) };
+}
+
+const MOCK_TARGETS = "targets:\n  - name: default\n    provider: mock\n    response: ok, Paris\n";
+
+const SUITE = `dataset: demo
+evalcases:
+  - id: pass-1
+    expected_outcome: Says ok
+    input: Say ok
+    evaluators:
+      - type: contains
+        value: ok
+  - id: pass-2
+    expected_outcome: Says Paris
+    input: Capital of France?
+    evaluators:
+      - type: contains
+        value: Paris
+  - id: fail-1
+    expected_outcome: Says Berlin
+    input: Capital of Germany?
+    evaluators:
+      - type: contains
+        value: Berlin
+`;
+
+async function cli(args: string[], cwd: string, env: Record<string, string> = {}) {
+  const io = createBufferIO({ cwd, env });
+  const code = await runCli(args, io, { commands });
+  return { code, out: io.out(), err: io.err() };
+}
+
+Deno.test("agentv run exits 0 when every case passes and 1 when a verdict is fail", async () => {
+  await using r = await repo({ ".agentv/targets.yaml": MOCK_TARGETS, "evals/suite.yaml": SUITE });
+  const ok = await cli(["run", "evals/suite.yaml", "--filter", "pass-*", "--out", "a.jsonl"], r.dir);
+  assert.equal(ok.code, 0, ok.err);
+  assert.match(ok.out, /\[2\/2\] pass/);
+  assert.match(ok.out, /Results: +a\.jsonl/);
+  assert.deepEqual((await readResults(join(r.dir, "a.jsonl"))).rows.map((x) => x.eval_id).sort(), [
+    "pass-1",
+    "pass-2",
+  ]);
+  const failing = await cli(["eval", "evals/", "--out", "b.jsonl"], r.dir);
+  assert.equal(failing.code, 1);
+  assert.match(failing.out, /fail 1/);
+});
+
+Deno.test("agentv run --threshold gates on the mean score instead of fail verdicts", async () => {
+  await using r = await repo({ ".agentv/targets.yaml": MOCK_TARGETS, "evals/suite.yaml": SUITE });
+  // scores 1, 1, 0 → mean 0.667
+  assert.equal((await cli(["run", "evals", "--threshold", "0.6", "-q"], r.dir)).code, 0);
+  assert.equal((await cli(["run", "evals", "--threshold", "0.7", "-q"], r.dir)).code, 1);
+  const bad = await cli(["run", "evals", "--threshold", "7"], r.dir);
+  assert.equal(bad.code, 2);
+  assert.match(bad.err, /--threshold must be a score between 0 and 1/);
+});
+
+Deno.test("agentv run writes the default results file under the root's .agentv/results", async () => {
+  await using r = await repo({ ".agentv/targets.yaml": MOCK_TARGETS, "evals/suite.yaml": SUITE });
+  const { code } = await cli(["run", "suite.yaml", "--quiet"], join(r.dir, "evals"));
+  assert.equal(code, 1);
+  const names = [...Deno.readDirSync(join(r.dir, ".agentv", "results"))].map((e) => e.name);
+  assert.equal(names.length, 1);
+  assert.match(names[0], /^demo-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{3}Z\.jsonl$/);
+});
+
+Deno.test("agentv run exits 2 on usage, config and dataset errors before anything runs", async () => {
+  await using r = await repo({
+    ".agentv/targets.yaml": MOCK_TARGETS,
+    "evals/suite.yaml": SUITE,
+    "broken/bad.yaml": "evalcases: [\n",
+    "other/x.yaml": SUITE.replace("dataset: demo", "dataset: demo\nexecution:\n  target: nope"),
+  });
+  const none = await cli(["run"], r.dir);
+  assert.equal(none.code, 2);
+  assert.match(none.err, /No eval files given/);
+  const missing = await cli(["run", "nothing/here.yaml"], r.dir);
+  assert.equal(missing.code, 2);
+  const workers = await cli(["run", "evals", "--workers", "0"], r.dir);
+  assert.equal(workers.code, 2);
+  assert.match(workers.err, /--workers must be an integer/);
+  const unknown = await cli(["run", "evals", "--target", "nope"], r.dir);
+  assert.equal(unknown.code, 2);
+  assert.match(unknown.err, /nope/);
+  assert.match(unknown.err, /default/);
+  const broken = await cli(["run", "broken/bad.yaml"], r.dir);
+  assert.equal(broken.code, 2);
+  assert.match(broken.err, /bad\.yaml:\d+/);
+  const filter = await cli(["run", "evals", "--filter", "zzz*"], r.dir);
+  assert.equal(filter.code, 2);
+  assert.match(filter.err, /zzz\*/);
+  // Nothing ran: no results were written by any of them.
+  assert.equal(await Deno.stat(join(r.dir, ".agentv", "results")).then(() => true, () => false), false);
+});
+
+Deno.test("agentv run lists invalid cases it skipped and exits 1", async () => {
+  await using r = await repo({
+    ".agentv/targets.yaml": MOCK_TARGETS,
+    "evals/suite.yaml": SUITE.replace("value: Berlin", "value: Berlin\n        weight: -1"),
+  });
+  const { code, out } = await cli(["run", "evals", "--filter", "pass-*"], r.dir);
+  assert.equal(code, 1);
+  assert.match(out, /Invalid cases skipped/);
+  assert.match(out, /suite\.yaml:\d+:\d+: .*weight/);
+});
+
+Deno.test("agentv run --dry-run makes no network call and marks rows dry_run", async () => {
+  let requests = 0;
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, () => {
+    requests++;
+    return new Response("{}");
+  });
+  try {
+    await using r = await repo({
+      ".agentv/targets.yaml":
+        `targets:\n  - name: default\n    provider: openai\n    base_url: http://127.0.0.1:${server.addr.port}/v1\n    api_key: \${{ NOT_SET_ANYWHERE }}\n    model: m\n`,
+      "evals/suite.yaml": SUITE,
+    });
+    const { code, out } = await cli(["run", "evals", "--dry-run", "--out", "r.jsonl", "--json"], r.dir);
+    assert.equal(requests, 0);
+    assert.equal(code, 1); // the mock answer fails the contains checks
+    const summary = JSON.parse(out);
+    assert.equal(summary.dry_run, true);
+    assert.equal(summary.total, 3);
+    const { rows } = await readResults(join(r.dir, "r.jsonl"));
+    assert.ok(rows.every((x) => x.dry_run === true));
+  } finally {
+    await server.shutdown();
+  }
+});
+
+Deno.test("agentv run --json prints only the JSON summary on stdout", async () => {
+  await using r = await repo({ ".agentv/targets.yaml": MOCK_TARGETS, "evals/suite.yaml": SUITE });
+  const { code, out, err } = await cli(["run", "evals", "--json"], r.dir);
+  assert.equal(code, 1);
+  const summary = JSON.parse(out);
+  assert.deepEqual(summary.verdicts, { pass: 2, borderline: 0, fail: 1 });
+  assert.ok(summary.results_path.endsWith(".jsonl"));
+  assert.match(err, /\[3\/3\]/); // progress went to stderr
+});
+
+// ---- real subprocesses of main.ts ----
+
+const PERMS = [
+  "--allow-read",
+  "--allow-write",
+  "--allow-env",
+  "--allow-net",
+  "--allow-run",
+  "--unstable-worker-options",
+];
+
+function spawnMain(args: string[], cwd: string, env: Record<string, string> = {}) {
+  return new Deno.Command(Deno.execPath(), {
+    args: ["run", ...PERMS, MAIN, ...args],
+    cwd,
+    env: { NO_COLOR: "1", ...env },
+    stdout: "piped",
+    stderr: "piped",
+  });
+}
+
+async function waitFor(check: () => Promise<boolean>, timeoutMs = 20_000) {
+  const end = Date.now() + timeoutMs;
+  while (Date.now() < end) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error("timed out waiting");
+}
+
+async function lineCount(path: string): Promise<number> {
+  try {
+    return (await Deno.readTextFile(path)).split("\n").length - 1;
+  } catch {
+    return 0;
+  }
+}
+
+const manyCases = (n: number) =>
+  `dataset: slow\nevalcases:\n${
+    Array.from({ length: n }, (_, i) =>
+      `  - id: c${i}\n    expected_outcome: ok\n    input: q${i}\n    evaluators:\n      - type: contains\n        value: ok\n`).join("")
+  }`;
+
+Deno.test("agentv run: Ctrl-C aborts in-flight cases, records them interrupted, prints a summary, exits 130", async () => {
+  await using r = await repo({
+    ".agentv/targets.yaml":
+      "targets:\n  - name: default\n    provider: mock\n    response: ok\n    delay_ms: 30000\n",
+    "evals/slow.yaml": manyCases(6),
+  });
+  const out = join(r.dir, "r.jsonl");
+  const child = spawnMain(["run", "evals", "--workers", "2", "--out", out], r.dir).spawn();
+  const chunks: string[] = [];
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).pipeTo(
+    new WritableStream({ write: (c) => void chunks.push(c) }),
+  );
+  await waitFor(() => Promise.resolve(chunks.join("").includes("Running 6 cases")));
+  await new Promise((r) => setTimeout(r, 200));
+  const started = Date.now();
+  child.kill("SIGINT");
+  const status = await child.status;
+  await reader;
+  const stderr = await new Response(child.stderr).text();
+  assert.equal(status.code, 130, stderr);
+  assert.ok(Date.now() - started < 10_000);
+  const { rows, partial_line } = await readResults(out);
+  assert.equal(partial_line, undefined);
+  assert.equal(rows.length, 2);
+  assert.ok(rows.every((x) => x.status === "error" && x.error === "interrupted"));
+  const stdout = chunks.join("");
+  assert.match(stdout, /Interrupted/);
+  assert.match(stdout, /4 not started/);
+  assert.match(stdout, /Summary/);
+});
+
+Deno.test("agentv run: after kill -9 every written row is intact", async () => {
+  await using r = await repo({
+    ".agentv/targets.yaml":
+      "targets:\n  - name: default\n    provider: mock\n    response: ok\n    delay_ms: 40\n",
+    "evals/slow.yaml": manyCases(400),
+  });
+  const out = join(r.dir, "r.jsonl");
+  const child = spawnMain(["run", "evals", "--workers", "4", "--quiet", "--out", out], r.dir)
+    .spawn();
+  await waitFor(async () => (await lineCount(out)) >= 8);
+  child.kill("SIGKILL");
+  await child.status;
+  await child.stdout.cancel();
+  await child.stderr.cancel();
+  const text = await Deno.readTextFile(out);
+  const { rows, bad_lines } = parseResults(text);
+  assert.ok(rows.length >= 8 && rows.length < 400);
+  assert.deepEqual(bad_lines, []);
+  for (const row of rows) assert.equal(row.status, "ok");
+  // A torn last line (if the kill hit mid-write) is skipped, never an error.
+  const torn = parseResults(text + '{"eval_id": "c9', );
+  assert.equal(torn.rows.length, rows.length);
+  assert.equal(torn.partial_line, '{"eval_id": "c9');
+});
+
+Deno.test("agentv run never prints or writes a secret from ${{ }}, even with --verbose", async () => {
+  const secret = "sk-test-SECRET-123";
+  let n = 0;
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req) => {
+    await req.text();
+    const auth = req.headers.get("authorization");
+    // First call: an error echoing the credential; then answers that also echo it.
+    if (n++ === 0) {
+      return Response.json({ error: { message: `invalid key ${auth}` } }, { status: 400 });
+    }
+    return Response.json({
+      choices: [{ message: { role: "assistant", content: `ok (${secret})` } }],
+      usage: { prompt_tokens: 1, completion_tokens: 1 },
+    });
+  });
+  try {
+    await using r = await repo({
+      ".agentv/targets.yaml":
+        `targets:\n  - name: default\n    provider: openai\n    base_url: http://127.0.0.1:${server.addr.port}/v1\n    api_key: \${{ OPENAI_API_KEY }}\n    model: m\n`,
+      "evals/suite.yaml": SUITE,
+    });
+    const out = join(r.dir, "r.jsonl");
+    const result = await spawnMain(
+      ["run", "evals", "--verbose", "--workers", "1", "--out", out],
+      r.dir,
+      { OPENAI_API_KEY: secret },
+    ).output();
+    const stdout = new TextDecoder().decode(result.stdout);
+    const stderr = new TextDecoder().decode(result.stderr);
+    const results = await Deno.readTextFile(out);
+    assert.equal(result.code, 1, stderr);
+    assert.ok(n >= 3, "the target was called");
+    assert.ok(!stdout.includes(secret), "stdout");
+    assert.ok(!stderr.includes(secret), "stderr");
+    assert.ok(!results.includes(secret), "results file");
+    assert.match(results, /\*\*\*/);
+  } finally {
+    await server.shutdown();
+  }
+});
+
+/** A row with run-specific values (time, duration) blanked. */
+function comparable(row: ResultRow): ResultRow {
+  return { ...row, timestamp: "T", duration_ms: 0 };
+}
+
+Deno.test("CLI works with both formats", async () => {
+  const cases = [
+    { id: "one", expected_outcome: "Says ok", input: "Say ok", evaluators: [{ type: "contains", value: "ok" }] },
+    {
+      id: "two",
+      expected_outcome: "Says Paris",
+      input: [{ role: "user", content: "Capital of France?" }],
+      evaluators: [{ type: "regex", pattern: "Par" }],
+    },
+  ];
+  const yamlCases = `dataset: both\nevalcases:\n${
+    cases.map((c) =>
+      `  - id: ${c.id}\n    expected_outcome: ${c.expected_outcome}\n    input: ${
+        JSON.stringify(c.input)
+      }\n    evaluators: ${JSON.stringify(c.evaluators)}\n`
+    ).join("")
+  }`;
+  await using r = await repo({
+    ".agentv/targets.yaml": MOCK_TARGETS,
+    "evals/test.jsonl": cases.map((c) => JSON.stringify(c)).join("\n") + "\n",
+    "evals/test.yaml": "dataset: both\n", // the JSONL's sidecar
+    "evals/suite.yaml": yamlCases,
+  });
+  const jsonl = await spawnMain(["run", "evals/test.jsonl", "--out", "jsonl.jsonl"], r.dir).output();
+  assert.equal(jsonl.code, 0, new TextDecoder().decode(jsonl.stderr));
+  const yaml = await spawnMain(["run", "evals/suite.yaml", "--out", "yaml.jsonl"], r.dir).output();
+  assert.equal(yaml.code, 0, new TextDecoder().decode(yaml.stderr));
+  const fromJsonl = (await readResults(join(r.dir, "jsonl.jsonl"))).rows;
+  const fromYaml = (await readResults(join(r.dir, "yaml.jsonl"))).rows;
+  assert.equal(fromJsonl.length, 2);
+  const byId = (rows: ResultRow[]) =>
+    Object.fromEntries(rows.map((x) => [x.eval_id, comparable(x)]));
+  assert.deepEqual(byId(fromJsonl), byId(fromYaml));
+  assert.deepEqual(Object.keys(fromJsonl[0]), Object.keys(fromYaml[0]));
+  // The console output has the same shape too.
+  const norm = (b: Uint8Array) =>
+    new TextDecoder().decode(b).replace(/\d+(\.\d+)?m?s\b/g, "<t>").replace(/\w+\.jsonl/g, "<f>")
+      .replace(/\[\d\/2\].*\n/g, "");
+  assert.equal(norm(jsonl.stdout), norm(yaml.stdout));
+});

@@ -1,0 +1,221 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { runCli } from "../../lib/cli/app.ts";
+import { createBufferIO, normalize, REPO_ROOT } from "./_buffer_io.ts";
+
+async function validate(args: string[], options: { cwd?: string; color?: boolean } = {}) {
+  const io = createBufferIO(options);
+  const code = await runCli(["validate", ...args], io);
+  return { code, out: normalize(io.out()), err: normalize(io.err()), raw: io.out() };
+}
+
+Deno.test("agentv validate prints one ✓ line per valid file and a summary, exit 0", async () => {
+  const { code, out, err } = await validate(["fixtures/cli/project"]);
+  assert.equal(err, "");
+  assert.equal(
+    out,
+    [
+      "✓ fixtures/cli/project/.agentv/config.yaml (config file)",
+      "✓ fixtures/cli/project/.agentv/targets.yaml (targets file)",
+      "✓ fixtures/cli/project/evals/geography.yaml (2 cases)",
+      "✓ fixtures/cli/project/evals/trivia.jsonl (2 cases)",
+      "4 files valid (0 errors, 0 warnings)",
+      "",
+    ].join("\n"),
+  );
+  assert.equal(code, 0);
+});
+
+Deno.test("agentv validate prints file:line:col diagnostics with the source line, exit 1", async () => {
+  const { code, out } = await validate(["fixtures/cli/broken"]);
+  assert.equal(code, 1);
+  const lines = out.split("\n");
+  assert.ok(lines.includes("✓ fixtures/cli/broken/.agentv/config.yaml (config file)"), out);
+  assert.ok(lines.includes("✗ fixtures/cli/broken/evals/bad_weight.yaml (1 case, 1 error)"), out);
+  assert.ok(lines.includes("✗ fixtures/cli/broken/evals/malformed.jsonl (0 cases, 1 error)"), out);
+  assert.ok(lines.includes("✗ fixtures/cli/broken/evals/syntax.yaml (0 cases, 1 error)"), out);
+  const weight = lines.findIndex((l) =>
+    l.startsWith("fixtures/cli/broken/evals/bad_weight.yaml:8:17: error: ")
+  );
+  assert.ok(weight > 0, out);
+  assert.match(lines[weight], />= 0/);
+  assert.equal(lines[weight + 1], "  8 |         weight: -1");
+  assert.equal(lines[weight + 2], "    |                 ^");
+  assert.ok(
+    lines.some((l) =>
+      /^fixtures\/cli\/broken\/evals\/malformed\.jsonl:2:\d+: error: Line 2: Invalid JSON/.test(l)
+    ),
+    out,
+  );
+  assert.ok(
+    lines.some((l) => /^fixtures\/cli\/broken\/evals\/syntax\.yaml:\d+:\d+: error: /.test(l)),
+    out,
+  );
+  assert.equal(lines.at(-2), "3 of 4 files invalid (3 errors, 0 warnings)");
+});
+
+Deno.test("agentv validate --json prints the reports with relative paths and positions", async () => {
+  const { code, raw } = await validate([
+    "fixtures/cli/broken/evals/bad_weight.yaml",
+    "fixtures/cli/project/evals/geography.yaml",
+    "--json",
+  ]);
+  assert.equal(code, 1);
+  const result = JSON.parse(raw);
+  assert.deepEqual(result.summary, { files: 2, valid: 1, invalid: 1, errors: 1, warnings: 0 });
+  assert.deepEqual(result.problems, []);
+  const [bad, good] = result.files;
+  assert.deepEqual(
+    { file: bad.file, kind: bad.kind, valid: bad.valid, cases: bad.cases },
+    { file: "fixtures/cli/broken/evals/bad_weight.yaml", kind: "eval", valid: false, cases: 1 },
+  );
+  assert.deepEqual(
+    { ...bad.diagnostics[0], message: undefined },
+    {
+      severity: "error",
+      file: "fixtures/cli/broken/evals/bad_weight.yaml",
+      line: 8,
+      column: 17,
+      path: "evalcases[0].evaluators[0].weight",
+      message: undefined,
+    },
+  );
+  assert.deepEqual(good, {
+    file: "fixtures/cli/project/evals/geography.yaml",
+    kind: "eval",
+    valid: true,
+    cases: 2,
+    diagnostics: [],
+  });
+});
+
+Deno.test("agentv validate --verbose shows the missing-sidecar warning", async () => {
+  const quiet = await validate(["fixtures/cli/warnings/only.jsonl"]);
+  assert.equal(quiet.code, 0);
+  assert.equal(
+    quiet.out,
+    "✓ fixtures/cli/warnings/only.jsonl (1 case)\n1 file valid (0 errors, 0 warnings)\n",
+  );
+  const verbose = await validate(["fixtures/cli/warnings/only.jsonl", "--verbose"]);
+  assert.equal(verbose.code, 0, "warnings do not invalidate");
+  assert.match(verbose.out, /^✓ fixtures\/cli\/warnings\/only\.jsonl \(1 case, 1 warning\)\n/);
+  assert.match(verbose.out, /\nfixtures\/cli\/warnings\/only\.jsonl: warning: .*[Ss]idecar/);
+  assert.match(verbose.out, /\n1 file valid \(0 errors, 1 warning\)\n$/);
+});
+
+Deno.test("agentv validate checks .agentv/targets.yaml and .agentv/config.yaml files", async () => {
+  const { code, out } = await validate(["fixtures/cli/broken_settings"]);
+  assert.equal(code, 1);
+  const lines = out.split("\n");
+  assert.equal(
+    lines[0],
+    "✗ fixtures/cli/broken_settings/.agentv/config.yaml (config file, 1 error, 1 warning)",
+  );
+  assert.match(
+    out,
+    /\nfixtures\/cli\/broken_settings\/\.agentv\/config\.yaml:1:21: error: guideline_patterns must be a list/,
+  );
+  assert.match(
+    out,
+    /\nfixtures\/cli\/broken_settings\/\.agentv\/config\.yaml:2:1: warning: Unknown key 'guideline_pattern' .*did you mean 'guideline_patterns'\?/,
+  );
+  assert.ok(
+    lines.includes("✗ fixtures/cli/broken_settings/.agentv/targets.yaml (targets file, 1 error)"),
+    out,
+  );
+  assert.match(out, /\nfixtures\/cli\/broken_settings\/\.agentv\/targets\.yaml:2:\d+: error: /);
+  const explicit = await validate(["fixtures/cli/project/.agentv/targets.yaml"]);
+  assert.equal(explicit.code, 0);
+  assert.equal(
+    explicit.out.split("\n")[0],
+    "✓ fixtures/cli/project/.agentv/targets.yaml (targets file)",
+  );
+});
+
+Deno.test("agentv validate: a glob skips JSONL sidecars", async () => {
+  const { code, out } = await validate(["fixtures/cli/project/**/*.yaml"]);
+  assert.equal(code, 0);
+  assert.equal(
+    out,
+    "✓ fixtures/cli/project/evals/geography.yaml (2 cases)\n1 file valid (0 errors, 0 warnings)\n",
+  );
+});
+
+Deno.test("agentv validate: usage mistakes exit 2 with a message on stderr", async () => {
+  const none = await validate([]);
+  assert.equal(none.code, 2);
+  assert.match(none.err, /^error: No paths given/);
+  const missing = await validate(["fixtures/cli/does-not-exist"]);
+  assert.equal(missing.code, 2);
+  assert.match(missing.err, /does-not-exist/);
+  const partly = await validate([
+    "fixtures/cli/project/evals/geography.yaml",
+    "fixtures/cli/nope.yaml",
+  ]);
+  assert.equal(partly.code, 2, "a missing path is a usage error even when other files are valid");
+  assert.match(partly.out, /^✓ fixtures\/cli\/project\/evals\/geography\.yaml/);
+  const root = await validate(["fixtures/cli/project", "--root", "fixtures/cli/nowhere"]);
+  assert.equal(root.code, 2);
+  assert.match(root.err, /--root 'fixtures\/cli\/nowhere' is not a folder/);
+});
+
+Deno.test("agentv validate loads every corpus file with the README's case counts", async () => {
+  const readme = await Deno.readTextFile(join(REPO_ROOT, "fixtures/corpus/README.md"));
+  const expected = [
+    ...readme.matchAll(/^\| ([\w./-]+\.(?:yaml|jsonl))\b[^|]*\| \w+ \| (\d+) \|$/gm),
+  ]
+    .map(([, file, cases]) =>
+      `✓ fixtures/corpus/agentv-examples/${file} (${plural(Number(cases))})`
+    );
+  assert.equal(expected.length, 21);
+  const { code, out } = await validate(["fixtures/corpus/agentv-examples"]);
+  assert.equal(code, 0, out);
+  const lines = out.split("\n");
+  for (const line of expected) assert.ok(lines.includes(line), `missing: ${line}\n${out}`);
+  assert.ok(!/\.baseline\.jsonl|-results\.jsonl/.test(out), "result files are not eval files");
+});
+
+function plural(n: number): string {
+  return `${n} case${n === 1 ? "" : "s"}`;
+}
+
+Deno.test("agentv validate refuses references outside the dataset root; --root widens it", async () => {
+  const tmp = await Deno.realPath(await Deno.makeTempDir({ prefix: "agentv_validate_" }));
+  try {
+    await Deno.mkdir(join(tmp, "proj", ".agentv"), { recursive: true });
+    await Deno.writeTextFile(
+      join(tmp, "proj", ".agentv", "config.yaml"),
+      "guideline_patterns: ['*.instructions.md']\n",
+    );
+    await Deno.writeTextFile(join(tmp, "shared.md"), "SHARED-OUTSIDE-TEXT\n");
+    await Deno.writeTextFile(
+      join(tmp, "proj", "eval.yaml"),
+      "evalcases:\n  - id: a\n    expected_outcome: x\n    input:\n      - role: user\n        content:\n          - type: file\n            value: ../shared.md\n",
+    );
+    const refused = await validate(["proj/eval.yaml"], { cwd: tmp });
+    assert.equal(refused.code, 1);
+    assert.match(refused.out, /^✗ proj\/eval\.yaml \(0 cases, 1 error\)\n/);
+    assert.match(refused.out, /\nproj\/eval\.yaml:8:\d+: error: .*\.\.\/shared\.md/);
+    assert.ok(refused.out.includes(join(tmp, "proj")), "names the root");
+    assert.ok(!refused.out.includes("SHARED-OUTSIDE-TEXT"));
+    const widened = await validate(["proj/eval.yaml", "--root", "."], { cwd: tmp });
+    assert.equal(widened.code, 0, widened.out);
+  } finally {
+    await Deno.remove(tmp, { recursive: true });
+  }
+});
+
+Deno.test("agentv validate colours its output only when io.color is set", async () => {
+  const plain = await validate(["fixtures/cli/broken/evals/bad_weight.yaml"]);
+  assert.ok(!plain.raw.includes("\x1b["));
+  const coloured = await validate(["fixtures/cli/broken/evals/bad_weight.yaml"], { color: true });
+  assert.ok(coloured.raw.includes("\x1b[31m✗\x1b[39m"));
+  assert.equal(coloured.out, plain.out);
+});
+
+Deno.test("agentv validate stops with exit 130 when interrupted", async () => {
+  const io = createBufferIO();
+  io.interrupt();
+  assert.equal(await runCli(["validate", "fixtures/cli/project"], io), 130);
+  assert.match(io.err(), /Interrupted/);
+});
