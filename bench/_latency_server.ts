@@ -16,7 +16,7 @@ const body = JSON.stringify({
   usage: { prompt_tokens: 5, completion_tokens: 1, total_tokens: 6 },
 });
 
-let server: Deno.HttpServer | undefined;
+let server: Deno.HttpServer<Deno.NetAddr> | undefined;
 
 self.onmessage = async (event: MessageEvent<{ latencyMs: number } | "close">) => {
   if (event.data === "close") {

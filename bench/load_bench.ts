@@ -99,12 +99,12 @@ function yamlCase(i: number): string {
 `;
 }
 
-async function writeFixtures(dir: string, jsonlCases: number, yamlCases: number) {
+export async function writeFixtures(dir: string, jsonlCases: number, yamlCases: number) {
   await Deno.mkdir(join(dir, ".agentv"), { recursive: true });
   await Deno.mkdir(join(dir, "snippets"), { recursive: true });
   await Deno.writeTextFile(join(dir, "support.instructions.md"), "Be brief and kind.\n");
   await Deno.writeTextFile(join(dir, "snippets", "code.py"), "def f(x):\n    return x\n");
-  const jsonl = join(dir, "big.jsonl");
+  const jsonl = join(dir, "cases.jsonl");
   const file = await Deno.open(jsonl, { write: true, create: true, truncate: true });
   const encoder = new TextEncoder();
   let batch: string[] = [];
@@ -118,7 +118,7 @@ async function writeFixtures(dir: string, jsonlCases: number, yamlCases: number)
     }
   }
   file.close();
-  const yaml = join(dir, "big.yaml");
+  const yaml = join(dir, "suite.yaml");
   const parts = ["description: bench\nexecution:\n  target: default\nevalcases:\n"];
   for (let i = 0; i < yamlCases; i++) parts.push(yamlCase(i));
   await Deno.writeTextFile(yaml, parts.join(""));

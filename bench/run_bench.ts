@@ -64,6 +64,16 @@ async function withTempDir<T>(fn: (dir: string) => Promise<T>): Promise<T> {
   }
 }
 
+/** The process's peak RSS in bytes from `/proc/self/status` (VmHWM), where available. */
+function highWaterRss(): number | undefined {
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(Deno.readTextFileSync("/proc/self/status"));
+    return m ? Number(m[1]) * 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 async function runCases(dir: string, targetsYaml: string, n: number, workers: number) {
   await Deno.mkdir(join(dir, ".agentv"), { recursive: true });
   const targetsFile = join(dir, ".agentv", "targets.yaml");
@@ -83,9 +93,16 @@ async function runCases(dir: string, targetsYaml: string, n: number, workers: nu
       out: join(dir, "results.jsonl"),
       env: {},
       cwd: dir,
+      keepRows: false, // as `agentv run` does: rows go to the results file only
+      onEvent: (e) => {
+        // A zero-latency run may starve the sampling timer: sample from the events too.
+        if (e.type === "case_finished" && e.done % 100 === 0) {
+          peakRss = Math.max(peakRss, Deno.memoryUsage().rss);
+        }
+      },
     });
     const wallMs = performance.now() - start;
-    peakRss = Math.max(peakRss, Deno.memoryUsage().rss);
+    peakRss = Math.max(peakRss, Deno.memoryUsage().rss, highWaterRss() ?? 0);
     if (summary.errors.length > 0 || summary.total !== n) {
       throw new Error(
         `bench run had ${summary.errors.length} errors / ${summary.total} rows: ${

@@ -240,6 +240,7 @@ async function run(args: ParsedArgs, io: CommandIO): Promise<number> {
       signal: io.signal,
       onEvent: progress.onEvent,
       verbose: opts.verbose,
+      keepRows: false,
     });
     progress.finish();
     if (opts.json) io.stdout(JSON.stringify(summary, null, 2) + "\n");

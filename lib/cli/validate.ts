@@ -230,6 +230,10 @@ export function formatValidateResult(
     const mark = report.valid ? paint.green("✓") : paint.red("✗");
     out.push(`${mark} ${displayPath(report.file, options.cwd)} (${parts.join(", ")})`);
     for (const diagnostic of sortDiagnostics(report.diagnostics)) {
+      // A problem in a shared file (e.g. a broken `.agentv/config.yaml`) is shown once.
+      const key = diagnosticKey(diagnostic);
+      if (diagnostic.file !== report.file && printed.has(key)) continue;
+      printed.add(key);
       out.push(
         renderDiagnostic(diagnostic, { cwd: options.cwd, color: options.color, sourceLines }),
       );

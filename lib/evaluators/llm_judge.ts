@@ -42,13 +42,15 @@ export async function evaluateLlmJudge(
   context: EvaluationContext,
 ): Promise<EvaluatorOutcome> {
   if (config.rubrics !== undefined && config.rubrics.length > 0) {
-    return await evaluateRubric({
+    // Rubric mode: reported as type `rubric` (runEvaluator honours an outcome's own type).
+    const outcome = await evaluateRubric({
       type: "rubric",
       name: config.name,
       weight: config.weight,
       rubrics: config.rubrics,
       ...(config.model !== undefined ? { model: config.model } : {}),
     }, context);
+    return { ...outcome, type: "rubric" } as EvaluatorOutcome;
   }
   const judge = requireJudge(context);
   let template = DEFAULT_JUDGE_TEMPLATE;

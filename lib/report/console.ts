@@ -141,12 +141,12 @@ export function createProgressReporter(options: ProgressOptions): ProgressReport
         case "run_started": {
           total = event.total;
           started = now();
-          const where = event.results_path
-            ? ` → ${showPath(event.results_path, options.cwd)}`
-            : "";
+          const where = event.results_path ? ` → ${showPath(event.results_path, options.cwd)}` : "";
           const dry = event.dry_run ? paint("yellow", " (dry run: targets replaced by mocks)") : "";
           line(
-            `Running ${event.total} case${event.total === 1 ? "" : "s"} from ${event.files.length} file${
+            `Running ${event.total} case${
+              event.total === 1 ? "" : "s"
+            } from ${event.files.length} file${
               event.files.length === 1 ? "" : "s"
             } with ${event.workers} worker${event.workers === 1 ? "" : "s"}${dry}${where}`,
           );
@@ -160,7 +160,10 @@ export function createProgressReporter(options: ProgressOptions): ProgressReport
             const cap = event.workers !== undefined ? `, workers ${event.workers}` : "";
             const judge = event.judge_target ? `, judge '${event.judge_target}'` : "";
             line(
-              paint("dim", `Using target '${event.target}' [${event.provider}]${from}${cap}${judge}`),
+              paint(
+                "dim",
+                `Using target '${event.target}' [${event.provider}]${from}${cap}${judge}`,
+              ),
             );
           }
           break;
@@ -273,7 +276,9 @@ export function renderSummary(summary: RunSummary, options: RenderSummaryOptions
       ),
     );
     for (const d of summary.invalid) {
-      const pos = d.line !== undefined ? `:${d.line}${d.column !== undefined ? `:${d.column}` : ""}` : "";
+      const pos = d.line !== undefined
+        ? `:${d.line}${d.column !== undefined ? `:${d.column}` : ""}`
+        : "";
       out.push(`  ${showPath(d.file, options.cwd)}${pos}: ${d.message}`);
     }
     out.push("");
@@ -287,9 +292,9 @@ export function renderSummary(summary: RunSummary, options: RenderSummaryOptions
   if (summary.interrupted) out.push(`  ${paint("yellow", "Interrupted: partial results")}`);
   const v = summary.verdicts;
   out.push(
-    `  Verdicts:  ${paint("green", `pass ${v.pass}`)}  ${paint("yellow", `borderline ${v.borderline}`)}  ${
-      paint("red", `fail ${v.fail}`)
-    }`,
+    `  Verdicts:  ${paint("green", `pass ${v.pass}`)}  ${
+      paint("yellow", `borderline ${v.borderline}`)
+    }  ${paint("red", `fail ${v.fail}`)}`,
   );
   const s = summary.scores;
   const gate = options.threshold !== undefined ? `  (threshold ${options.threshold})` : "";

@@ -115,7 +115,7 @@ export interface SummarizeOptions {
   resultsPath?: string;
   /** Wall time of the run in ms (default 0). */
   durationMs?: number;
-  /** How many slowest cases to list (default 5). */
+  /** How many slowest cases to list (default 5, at most 20). */
   slowest?: number;
 }
 
@@ -136,14 +136,118 @@ export function scoreStats(values: readonly number[]): ScoreStats {
   if (n === 0) return { mean: null, median: null, min: null, max: null, stdev: null };
   const sorted = [...values].sort((a, b) => a - b);
   const mean = values.reduce((a, b) => a + b, 0) / n;
-  const median = n % 2 === 1
-    ? sorted[(n - 1) / 2]
-    : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
-  const stdev = n < 2
-    ? null
-    : Math.sqrt(values.reduce((a, v) => a + (v - mean) ** 2, 0) / (n - 1));
+  const median = n % 2 === 1 ? sorted[(n - 1) / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+  const stdev = n < 2 ? null : Math.sqrt(values.reduce((a, v) => a + (v - mean) ** 2, 0) / (n - 1));
   return { mean, median, min: sorted[0], max: sorted[n - 1], stdev };
 }
+
+/** Builds a {@link RunSummary} row by row, keeping only what the summary needs in memory. */
+export interface SummaryAccumulator {
+  /** Adds one row. */
+  add(row: ResultRow): void;
+  /** The summary of the rows added so far. */
+  finish(options?: SummarizeOptions): RunSummary;
+}
+
+/**
+ * Creates a summary accumulator: a long run need not keep its rows to summarise them (memory is
+ * one number per scored row plus the error rows' reasons).
+ *
+ * @example
+ * ```ts
+ * import { createSummaryAccumulator } from "./summary.ts";
+ * const acc = createSummaryAccumulator();
+ * // acc.add(row) as each case finishes, then:
+ * const summary = acc.finish({ resultsPath: "out.jsonl" });
+ * ```
+ */
+export function createSummaryAccumulator(): SummaryAccumulator {
+  const scores: number[] = [];
+  const verdicts = { pass: 0, borderline: 0, fail: 0 };
+  const histogram: HistogramBin[] = BINS.map(([start, end]) => ({
+    range: `${start.toFixed(1)}-${end.toFixed(1)}`,
+    start,
+    end,
+    count: 0,
+  }));
+  const errors: SummaryError[] = [];
+  const slowest: { eval_id: string; dataset: string; duration_ms: number; order: number }[] = [];
+  const byEvaluator = new Map<
+    string,
+    { name: string; type: string; sum: number; count: number; errors: number }
+  >();
+  let tokens: { input: number; output: number } | undefined;
+  let total = 0;
+  let anyDryRun = false;
+  return {
+    add(r: ResultRow) {
+      const order = total++;
+      if (r.dry_run === true) anyDryRun = true;
+      if (r.status === "ok") {
+        scores.push(r.score);
+        verdicts[r.verdict]++;
+        histogram[histogramBin(r.score)].count++;
+      } else if (r.status === "error") {
+        errors.push({
+          eval_id: r.eval_id,
+          dataset: r.dataset,
+          target: r.target,
+          error: r.error ?? "unknown error",
+          attempts: r.attempts,
+        });
+      }
+      slowest.push({ eval_id: r.eval_id, dataset: r.dataset, duration_ms: r.duration_ms, order });
+      slowest.sort((a, b) => b.duration_ms - a.duration_ms || a.order - b.order);
+      if (slowest.length > MAX_SLOWEST) slowest.length = MAX_SLOWEST;
+      for (const e of r.evaluator_results) {
+        const key = `${e.name}\u0000${e.type}`;
+        let acc = byEvaluator.get(key);
+        if (!acc) {
+          acc = { name: e.name, type: e.type, sum: 0, count: 0, errors: 0 };
+          byEvaluator.set(key, acc);
+        }
+        if (e.status === "ok") {
+          acc.sum += e.score;
+          acc.count++;
+        } else acc.errors++;
+      }
+      if (r.token_usage) {
+        tokens ??= { input: 0, output: 0 };
+        tokens.input += r.token_usage.input;
+        tokens.output += r.token_usage.output;
+      }
+    },
+    finish(options: SummarizeOptions = {}): RunSummary {
+      const summary: RunSummary = {
+        total,
+        scored: scores.length,
+        errors: [...errors],
+        invalid: options.invalid ?? [],
+        not_started: options.notStarted ?? 0,
+        interrupted: options.interrupted ?? false,
+        dry_run: options.dryRun ?? anyDryRun,
+        scores: scoreStats(scores),
+        verdicts: { ...verdicts },
+        histogram: histogram.map((b) => ({ ...b })),
+        slowest: slowest.slice(0, options.slowest ?? 5).map(({ order: _, ...s }) => s),
+        evaluators: [...byEvaluator.values()].map((a) => ({
+          name: a.name,
+          type: a.type,
+          mean: a.count > 0 ? a.sum / a.count : null,
+          count: a.count,
+          errors: a.errors,
+        })),
+        duration_ms: options.durationMs ?? 0,
+      };
+      if (tokens) summary.token_usage = { ...tokens };
+      if (options.resultsPath !== undefined) summary.results_path = options.resultsPath;
+      return summary;
+    },
+  };
+}
+
+/** Most slowest cases an accumulator keeps. */
+const MAX_SLOWEST = 20;
 
 /**
  * Computes the run summary from result rows.
@@ -159,75 +263,9 @@ export function summarizeResults(
   rows: readonly ResultRow[],
   options: SummarizeOptions = {},
 ): RunSummary {
-  const scoredRows = rows.filter((r) => r.status === "ok");
-  const scores = scoredRows.map((r) => r.score);
-  const verdicts = { pass: 0, borderline: 0, fail: 0 };
-  const histogram: HistogramBin[] = BINS.map(([start, end]) => ({
-    range: `${start.toFixed(1)}-${end.toFixed(1)}`,
-    start,
-    end,
-    count: 0,
-  }));
-  for (const r of scoredRows) {
-    verdicts[r.verdict]++;
-    histogram[histogramBin(r.score)].count++;
-  }
-  const errors: SummaryError[] = rows.filter((r) => r.status === "error").map((r) => ({
-    eval_id: r.eval_id,
-    dataset: r.dataset,
-    target: r.target,
-    error: r.error ?? "unknown error",
-    attempts: r.attempts,
-  }));
-  const slowest = [...rows]
-    .sort((a, b) => b.duration_ms - a.duration_ms)
-    .slice(0, options.slowest ?? 5)
-    .map((r) => ({ eval_id: r.eval_id, dataset: r.dataset, duration_ms: r.duration_ms }));
-  const byEvaluator = new Map<string, { name: string; type: string; sum: number; count: number; errors: number }>();
-  let tokens: { input: number; output: number } | undefined;
-  for (const r of rows) {
-    for (const e of r.evaluator_results) {
-      const key = `${e.name}\u0000${e.type}`;
-      let acc = byEvaluator.get(key);
-      if (!acc) {
-        acc = { name: e.name, type: e.type, sum: 0, count: 0, errors: 0 };
-        byEvaluator.set(key, acc);
-      }
-      if (e.status === "ok") {
-        acc.sum += e.score;
-        acc.count++;
-      } else acc.errors++;
-    }
-    if (r.token_usage) {
-      tokens ??= { input: 0, output: 0 };
-      tokens.input += r.token_usage.input;
-      tokens.output += r.token_usage.output;
-    }
-  }
-  const summary: RunSummary = {
-    total: rows.length,
-    scored: scoredRows.length,
-    errors,
-    invalid: options.invalid ?? [],
-    not_started: options.notStarted ?? 0,
-    interrupted: options.interrupted ?? false,
-    dry_run: options.dryRun ?? rows.some((r) => r.dry_run === true),
-    scores: scoreStats(scores),
-    verdicts,
-    histogram,
-    slowest,
-    evaluators: [...byEvaluator.values()].map((a) => ({
-      name: a.name,
-      type: a.type,
-      mean: a.count > 0 ? a.sum / a.count : null,
-      count: a.count,
-      errors: a.errors,
-    })),
-    duration_ms: options.durationMs ?? 0,
-  };
-  if (tokens) summary.token_usage = tokens;
-  if (options.resultsPath !== undefined) summary.results_path = options.resultsPath;
-  return summary;
+  const acc = createSummaryAccumulator();
+  for (const row of rows) acc.add(row);
+  return acc.finish(options);
 }
 
 /**

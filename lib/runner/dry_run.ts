@@ -5,7 +5,7 @@
  * The mock target answers every case with the JSON text `{"answer":"Mock dry-run response"}`
  * (as the original tool does) and calls no tools. The mock judge answers every request with
  * score 1.0, one hit `dry run: mock judge`, and — for rubric prompts — marks every rubric whose
- * id appears in the prompt as satisfied. Dry-run scores therefore test the pipeline and the
+ * id is listed in the prompt (`- [id] ...` lines) as satisfied. Dry-run scores therefore test the pipeline and the
  * deterministic evaluators, not the model.
  *
  * @module
@@ -43,15 +43,11 @@ export function createDryRunTarget(name: string, options: { workers?: number } =
   };
 }
 
-/** Rubric ids mentioned in a judge prompt (`"id": "x"`, `id: x`, `[x]`), in order, unique. */
-function rubricIds(text: string): string[] {
+/** Rubric ids listed in a judge prompt (`- [id] ...` lines, or `"id": "x"`), in order, unique. */
+export function rubricIds(text: string): string[] {
   const ids = new Set<string>();
-  const patterns = [
-    /"id"\s*:\s*"([^"]+)"/g,
-    /\bid\s*[:=]\s*`?([A-Za-z0-9_.-]+)`?/g,
-    /\[([A-Za-z][A-Za-z0-9_.-]*-\d+|rubric-[A-Za-z0-9_.-]+)\]/g,
-  ];
-  for (const p of patterns) for (const m of text.matchAll(p)) ids.add(m[1]);
+  for (const m of text.matchAll(/^\s*-\s*\[([^\]\n]+)\]/gm)) ids.add(m[1].trim());
+  for (const m of text.matchAll(/"id"\s*:\s*"([^"]+)"/g)) ids.add(m[1]);
   return [...ids];
 }
 

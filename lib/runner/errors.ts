@@ -14,7 +14,10 @@ export class RunConfigError extends Error {
   readonly diagnostics: Diagnostic[];
 
   /** Creates a run configuration error. */
-  constructor(message: string, options: { hint?: string; diagnostics?: Diagnostic[]; cause?: unknown } = {}) {
+  constructor(
+    message: string,
+    options: { hint?: string; diagnostics?: Diagnostic[]; cause?: unknown } = {},
+  ) {
     super(message, { cause: options.cause });
     this.name = "RunConfigError";
     this.hint = options.hint;

@@ -11,7 +11,7 @@ import { loadEvalFile } from "../loader/load_eval_file.ts";
 import { matchGlob } from "../loader/glob.ts";
 import { EvalLoadError } from "../loader/errors.ts";
 import { openResultsWriter, type ResultsWriter } from "../report/results_writer.ts";
-import { type RunSummary, summarizeResults } from "../report/summary.ts";
+import { createSummaryAccumulator, type RunSummary } from "../report/summary.ts";
 import type { Diagnostic, EvalCase } from "../schema/eval_case.ts";
 import type { ResultRow } from "../schema/result.ts";
 import { RunConfigError } from "./errors.ts";
@@ -80,11 +80,16 @@ export interface RunEvalOptions {
   now?: () => number;
   /** Loader verbosity (e.g. a missing JSONL sidecar warning). */
   verbose?: boolean;
+  /**
+   * Keep every row in memory and return it (default true). The CLI turns this off: rows are in
+   * the results file and the summary is built as they finish, so memory stays flat.
+   */
+  keepRows?: boolean;
 }
 
 /** What {@link runEval} returns. */
 export interface RunEvalResult {
-  /** Every row, in the order written (completion order). */
+  /** Every row, in the order written (completion order); empty with `keepRows: false`. */
   rows: ResultRow[];
   /** The summary. */
   summary: RunSummary;
@@ -98,9 +103,7 @@ interface Job {
 
 /** Diagnostics that mean a case was skipped: errors, and warnings that say so. */
 function skippedCaseDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
-  return diagnostics.filter((d) =>
-    d.severity === "error" || /\bskipp(ed|ing)\b/i.test(d.message)
-  );
+  return diagnostics.filter((d) => d.severity === "error" || /\bskipp(ed|ing)\b/i.test(d.message));
 }
 
 async function loadSets(options: RunEvalOptions): Promise<LoadedEvalSet[]> {
@@ -211,14 +214,20 @@ export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
     try {
       writer = await openResultsWriter(outPath, { secrets: resolver.secrets() });
     } catch (e) {
-      throw new RunConfigError(`Cannot write the results file ${outPath}: ${(e as Error).message}`, {
-        hint: "pass --out with a writable path",
-        cause: e,
-      });
+      throw new RunConfigError(
+        `Cannot write the results file ${outPath}: ${(e as Error).message}`,
+        {
+          hint: "pass --out with a writable path",
+          cause: e,
+        },
+      );
     }
   }
 
   const rows: ResultRow[] = [];
+  const keepRows = options.keepRows ?? true;
+  const accumulator = createSummaryAccumulator();
+  let done = 0;
   const total = jobs.length;
   const secrets = resolver.secrets();
   const redact = (text: string) => {
@@ -248,8 +257,9 @@ export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
 
   const finish = (row: ResultRow) => {
     const written = writer ? writer.write(row) : row;
-    rows.push(written);
-    emit({ type: "case_finished", row: written, done: rows.length, total });
+    if (keepRows) rows.push(written);
+    accumulator.add(written);
+    emit({ type: "case_finished", row: written, done: ++done, total });
   };
 
   try {
@@ -269,6 +279,9 @@ export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
         break;
       }
       const index = started++;
+      // Zero-latency targets can keep the whole run inside one microtask job; yield to the
+      // event loop now and then so timers (progress, sampling) run and WeakRefs are released.
+      if (index > 0 && index % 256 === 0) await new Promise((r) => setTimeout(r, 0));
       emit({
         type: "case_started",
         eval_id: job.evalCase.id,
@@ -313,7 +326,7 @@ export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
   }
   if (signal.aborted && !interruptedEmitted) onAbort();
 
-  const summary = summarizeResults(rows, {
+  const summary = accumulator.finish({
     invalid,
     notStarted: total - started,
     interrupted: signal.aborted,

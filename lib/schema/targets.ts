@@ -361,27 +361,38 @@ export type MockSettings = z.output<typeof RESOLVED_SCHEMAS.mock>;
 /** A CLI healthcheck. */
 export type CliHealthcheck = NonNullable<CliSettings["healthcheck"]>;
 
-/** Settings every target may carry (after resolution). */
-export type CommonSettings = OpenAISettings & Record<string, unknown>;
+/** One entry of `targets:` as written: settings sit beside the common keys, unresolved. */
+export interface TargetDefinition {
+  /** Target name (unique in the file). */
+  name: string;
+  /** Provider kind or alias, case-insensitive. */
+  provider: string;
+  /** Name of the target that judges this one's answers. */
+  judge_target?: string;
+  /** Every other setting, as written (`${{ VAR }}` references unresolved). */
+  [setting: string]: unknown;
+}
 
-/** One entry of `targets:` as written (settings beside the common keys, values unresolved). */
-export const TargetDefinitionSchema = z.looseObject({
+/** A targets file: `{ $schema?, targets: [...] }`. */
+export interface TargetsFile {
+  /** Optional schema marker. */
+  $schema?: string;
+  /** The targets, in file order. */
+  targets: TargetDefinition[];
+}
+
+/** Minimal shape of a target entry (full checks: `lib/targets/check.ts`). */
+export const TargetDefinitionSchema: z.ZodType<TargetDefinition> = z.looseObject({
   name: z.string().min(1),
   provider: z.string().min(1),
   judge_target: z.string().optional(),
 });
 
-/** One entry of `targets:` as written. */
-export type TargetDefinition = z.output<typeof TargetDefinitionSchema>;
-
-/** The top-level mapping of a targets file. */
-export const TargetsFileSchema = z.looseObject({
+/** Minimal shape of a targets file (full checks: `lib/targets/check.ts`). */
+export const TargetsFileSchema: z.ZodType<TargetsFile> = z.looseObject({
   $schema: z.string().optional(),
   targets: z.array(TargetDefinitionSchema),
 });
-
-/** A targets file. */
-export type TargetsFile = z.output<typeof TargetsFileSchema>;
 
 /** A problem in a targets file, located by its document path. */
 export interface TargetsIssue {

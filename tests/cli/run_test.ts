@@ -51,7 +51,10 @@ async function cli(args: string[], cwd: string, env: Record<string, string> = {}
 
 Deno.test("agentv run exits 0 when every case passes and 1 when a verdict is fail", async () => {
   await using r = await repo({ ".agentv/targets.yaml": MOCK_TARGETS, "evals/suite.yaml": SUITE });
-  const ok = await cli(["run", "evals/suite.yaml", "--filter", "pass-*", "--out", "a.jsonl"], r.dir);
+  const ok = await cli(
+    ["run", "evals/suite.yaml", "--filter", "pass-*", "--out", "a.jsonl"],
+    r.dir,
+  );
   assert.equal(ok.code, 0, ok.err);
   assert.match(ok.out, /\[2\/2\] pass/);
   assert.match(ok.out, /Results: +a\.jsonl/);
@@ -109,7 +112,10 @@ Deno.test("agentv run exits 2 on usage, config and dataset errors before anythin
   assert.equal(filter.code, 2);
   assert.match(filter.err, /zzz\*/);
   // Nothing ran: no results were written by any of them.
-  assert.equal(await Deno.stat(join(r.dir, ".agentv", "results")).then(() => true, () => false), false);
+  assert.equal(
+    await Deno.stat(join(r.dir, ".agentv", "results")).then(() => true, () => false),
+    false,
+  );
 });
 
 Deno.test("agentv run lists invalid cases it skipped and exits 1", async () => {
@@ -135,7 +141,10 @@ Deno.test("agentv run --dry-run makes no network call and marks rows dry_run", a
         `targets:\n  - name: default\n    provider: openai\n    base_url: http://127.0.0.1:${server.addr.port}/v1\n    api_key: \${{ NOT_SET_ANYWHERE }}\n    model: m\n`,
       "evals/suite.yaml": SUITE,
     });
-    const { code, out } = await cli(["run", "evals", "--dry-run", "--out", "r.jsonl", "--json"], r.dir);
+    const { code, out } = await cli(
+      ["run", "evals", "--dry-run", "--out", "r.jsonl", "--json"],
+      r.dir,
+    );
     assert.equal(requests, 0);
     assert.equal(code, 1); // the mock answer fails the contains checks
     const summary = JSON.parse(out);
@@ -199,7 +208,8 @@ async function lineCount(path: string): Promise<number> {
 const manyCases = (n: number) =>
   `dataset: slow\nevalcases:\n${
     Array.from({ length: n }, (_, i) =>
-      `  - id: c${i}\n    expected_outcome: ok\n    input: q${i}\n    evaluators:\n      - type: contains\n        value: ok\n`).join("")
+      `  - id: c${i}\n    expected_outcome: ok\n    input: q${i}\n    evaluators:\n      - type: contains\n        value: ok\n`)
+      .join("")
   }`;
 
 Deno.test("agentv run: Ctrl-C aborts in-flight cases, records them interrupted, prints a summary, exits 130", async () => {
@@ -253,7 +263,7 @@ Deno.test("agentv run: after kill -9 every written row is intact", async () => {
   assert.deepEqual(bad_lines, []);
   for (const row of rows) assert.equal(row.status, "ok");
   // A torn last line (if the kill hit mid-write) is skipped, never an error.
-  const torn = parseResults(text + '{"eval_id": "c9', );
+  const torn = parseResults(text + '{"eval_id": "c9');
   assert.equal(torn.rows.length, rows.length);
   assert.equal(torn.partial_line, '{"eval_id": "c9');
 });
@@ -306,7 +316,12 @@ function comparable(row: ResultRow): ResultRow {
 
 Deno.test("CLI works with both formats", async () => {
   const cases = [
-    { id: "one", expected_outcome: "Says ok", input: "Say ok", evaluators: [{ type: "contains", value: "ok" }] },
+    {
+      id: "one",
+      expected_outcome: "Says ok",
+      input: "Say ok",
+      evaluators: [{ type: "contains", value: "ok" }],
+    },
     {
       id: "two",
       expected_outcome: "Says Paris",
@@ -327,7 +342,8 @@ Deno.test("CLI works with both formats", async () => {
     "evals/test.yaml": "dataset: both\n", // the JSONL's sidecar
     "evals/suite.yaml": yamlCases,
   });
-  const jsonl = await spawnMain(["run", "evals/test.jsonl", "--out", "jsonl.jsonl"], r.dir).output();
+  const jsonl = await spawnMain(["run", "evals/test.jsonl", "--out", "jsonl.jsonl"], r.dir)
+    .output();
   assert.equal(jsonl.code, 0, new TextDecoder().decode(jsonl.stderr));
   const yaml = await spawnMain(["run", "evals/suite.yaml", "--out", "yaml.jsonl"], r.dir).output();
   assert.equal(yaml.code, 0, new TextDecoder().decode(yaml.stderr));

@@ -12,7 +12,12 @@ Deno.test("createProgressReporter() prints one plain line per case when not a TT
   const r = recorder();
   const p = createProgressReporter({ write: r.write, isTTY: false, color: false, now: () => 0 });
   p.onEvent({ type: "run_started", total: 2, files: ["/a.yaml"], workers: 4, dry_run: false });
-  p.onEvent({ type: "case_finished", row: row("one", 0.9, { duration_ms: 1500 }), done: 1, total: 2 });
+  p.onEvent({
+    type: "case_finished",
+    row: row("one", 0.9, { duration_ms: 1500 }),
+    done: 1,
+    total: 2,
+  });
   p.onEvent({
     type: "case_finished",
     row: row("two", 0, { status: "error", error: "HTTP 500", attempts: 4 }),
@@ -22,8 +27,8 @@ Deno.test("createProgressReporter() prints one plain line per case when not a TT
   p.finish();
   const text = r.out.join("");
   assert.match(text, /^Running 2 cases from 1 file with 4 workers\n/);
-  assert.match(text, /\[1\/2\] pass   0\.900  one  1\.5s\n/);
-  assert.match(text, /\[2\/2\] ERROR  two: HTTP 500 \(4 attempts\)\n/);
+  assert.match(text, /\[1\/2\] pass {3}0\.900 {2}one {2}1\.5s\n/);
+  assert.match(text, /\[2\/2\] ERROR {2}two: HTTP 500 \(4 attempts\)\n/);
   assert.ok(!text.includes("\r"));
   assert.ok(!text.includes("\x1b["));
 });
@@ -86,8 +91,8 @@ Deno.test("renderSummary() shows errors, invalid cases, statistics and the resul
     durationMs: 2500,
   });
   const text = renderSummary(summary, { color: false, cwd: "/w", threshold: 0.8 });
-  assert.match(text, /Errors \(1\)\n  ✗ b \[default\]: boom \(2 attempts\)/);
-  assert.match(text, /Invalid cases skipped \(1 problem\)\n  evals\/x\.yaml:3:5: bad/);
+  assert.match(text, /Errors \(1\)\n {2}✗ b \[default\]: boom \(2 attempts\)/);
+  assert.match(text, /Invalid cases skipped \(1 problem\)\n {2}evals\/x\.yaml:3:5: bad/);
   assert.match(text, /Cases: +2 run, 1 scored, 1 errors, 1 invalid/);
   assert.match(text, /mean 1\.000 +median 1\.000 .*\(threshold 0\.8\)/);
   assert.match(text, /0\.8-1\.0 +1 /);

@@ -14,7 +14,16 @@ Deno.test("scoreStats() computes mean, median, min, max and sample stdev", () =>
 });
 
 Deno.test("histogramBin() puts boundary values in the upper bin, 1.0 in the last", () => {
-  assert.deepEqual([0, 0.19, 0.2, 0.4, 0.59, 0.6, 0.8, 1].map(histogramBin), [0, 0, 1, 2, 2, 3, 4, 4]);
+  assert.deepEqual([0, 0.19, 0.2, 0.4, 0.59, 0.6, 0.8, 1].map(histogramBin), [
+    0,
+    0,
+    1,
+    2,
+    2,
+    3,
+    4,
+    4,
+  ]);
 });
 
 Deno.test("summarizeResults() keeps error rows out of the score statistics and lists them", () => {

@@ -52,8 +52,18 @@ export function evalCase(
 }
 
 /** A loaded set of `cases` living in `dir`. */
-export function set(dir: string, cases: EvalCase[], diagnostics: LoadedEvalSet["diagnostics"] = []): LoadedEvalSet {
-  return { file: join(dir, "evals", "ds.yaml"), root: dir, evalDir: join(dir, "evals"), cases, diagnostics };
+export function set(
+  dir: string,
+  cases: EvalCase[],
+  diagnostics: LoadedEvalSet["diagnostics"] = [],
+): LoadedEvalSet {
+  return {
+    file: join(dir, "evals", "ds.yaml"),
+    root: dir,
+    evalDir: join(dir, "evals"),
+    cases,
+    diagnostics,
+  };
 }
 
 /** A Chat Completions server that counts concurrent requests and follows a per-request plan. */

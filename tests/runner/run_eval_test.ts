@@ -45,11 +45,14 @@ Deno.test("runEval() scores every case, writes one row per case and summarises",
   assert.equal(summary.total, 3);
   assert.deepEqual(summary.verdicts, { pass: 1, borderline: 1, fail: 1 });
   assert.equal(summary.results_path, out);
-  assert.deepEqual(events.map((e) => e.type).filter((t) => t !== "case_started" && t !== "case_finished"), [
-    "target_resolved",
-    "run_started",
-    "run_finished",
-  ]);
+  assert.deepEqual(
+    events.map((e) => e.type).filter((t) => t !== "case_started" && t !== "case_finished"),
+    [
+      "target_resolved",
+      "run_started",
+      "run_finished",
+    ],
+  );
   assert.deepEqual(
     events.flatMap((e) => e.type === "case_started" ? [[e.eval_id, e.index]] : []),
     [["a", 0], ["b", 1], ["c", 2]],
@@ -181,7 +184,9 @@ Deno.test("runEval() dry run works without a targets file", async () => {
 });
 
 Deno.test("runEval() makes a default llm_judge without a judge target an error naming the fix", async () => {
-  await using ds = await tempDataset("targets:\n  - name: default\n    provider: mock\n    response: ok\n");
+  await using ds = await tempDataset(
+    "targets:\n  - name: default\n    provider: mock\n    response: ok\n",
+  );
   const { rows, summary } = await runEval({
     sets: [set(ds.dir, [evalCase("a", { evaluators: [] })])],
     env: {},
@@ -195,9 +200,16 @@ Deno.test("runEval() makes a default llm_judge without a judge target an error n
 });
 
 Deno.test("runEval() runs only cases whose id matches the filter", async () => {
-  await using ds = await tempDataset("targets:\n  - name: default\n    provider: mock\n    response: ok\n");
+  await using ds = await tempDataset(
+    "targets:\n  - name: default\n    provider: mock\n    response: ok\n",
+  );
   const cases = ["refund-1", "refund-2", "weather-1"].map((id) => evalCase(id));
-  const { rows } = await runEval({ sets: [set(ds.dir, cases)], env: {}, cwd: ds.dir, filter: "refund-*" });
+  const { rows } = await runEval({
+    sets: [set(ds.dir, cases)],
+    env: {},
+    cwd: ds.dir,
+    filter: "refund-*",
+  });
   assert.deepEqual(rows.map((r) => r.eval_id).sort(), ["refund-1", "refund-2"]);
   await assert.rejects(
     () => runEval({ sets: [set(ds.dir, cases)], env: {}, cwd: ds.dir, filter: "nothing*" }),
@@ -210,8 +222,10 @@ Deno.test("runEval() fails before running on an unknown target or a missing vari
     "targets:\n  - name: default\n    provider: openai\n    model: m\n    api_key: ${{ MY_KEY }}\n  - name: other\n    provider: mock\n",
   );
   await assert.rejects(
-    () => runEval({ sets: [set(ds.dir, [evalCase("a", { target: "nope" })])], env: {}, cwd: ds.dir }),
-    (e) => e instanceof RunConfigError && /nope/.test(e.message) && /default, other/.test(e.hint ?? ""),
+    () =>
+      runEval({ sets: [set(ds.dir, [evalCase("a", { target: "nope" })])], env: {}, cwd: ds.dir }),
+    (e) =>
+      e instanceof RunConfigError && /nope/.test(e.message) && /default, other/.test(e.hint ?? ""),
   );
   await assert.rejects(
     () => runEval({ sets: [set(ds.dir, [evalCase("a")])], env: {}, cwd: ds.dir }),
@@ -227,11 +241,18 @@ Deno.test("runEval() fails before running on an unknown target or a missing vari
 });
 
 Deno.test("runEval() lists cases the loader rejected as invalid", async () => {
-  await using ds = await tempDataset("targets:\n  - name: default\n    provider: mock\n    response: ok\n");
+  await using ds = await tempDataset(
+    "targets:\n  - name: default\n    provider: mock\n    response: ok\n",
+  );
   const { summary } = await runEval({
     sets: [set(ds.dir, [evalCase("a")], [
       { severity: "error", file: "x.yaml", line: 4, message: "weight must be >= 0" },
-      { severity: "warning", file: "x.jsonl", line: 2, message: "Line 2: missing expected_outcome; case skipped" },
+      {
+        severity: "warning",
+        file: "x.jsonl",
+        line: 2,
+        message: "Line 2: missing expected_outcome; case skipped",
+      },
       { severity: "warning", file: "x.yaml", line: 9, message: "unknown key 'foo'" },
     ])],
     env: {},
@@ -244,7 +265,9 @@ Deno.test("runEval() never writes a secret from ${{ }} into results, even in err
   const secret = "sk-test-SECRET-123";
   await using server = chatServer((_n, _b, headers) => ({
     status: 400,
-    body: { error: { message: `bad request with header ${headers.get("authorization")} (${secret})` } },
+    body: {
+      error: { message: `bad request with header ${headers.get("authorization")} (${secret})` },
+    },
   }));
   await using ds = await tempDataset(
     `targets:\n  - name: default\n    provider: openai\n    base_url: ${server.url}\n    api_key: \${{ OPENAI_API_KEY }}\n    model: m\n`,

@@ -237,3 +237,14 @@ Deno.test("steps can be queued after start and replies can depend on the request
   });
   assert.equal(response.output_messages[0].content, "model=m");
 });
+
+Deno.test("timeoutMs 0 means no per-attempt bound", async () => {
+  const slow = createTarget({ name: "s", provider: "mock", response: "late", delay_ms: 30 }, {
+    env: {},
+  });
+  const { response } = await invokeWithRetry(slow, baseRequest, {
+    timeoutMs: 0,
+    signal: new AbortController().signal,
+  });
+  assert.equal(response.output_messages[0].content, "late");
+});
