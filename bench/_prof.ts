@@ -1,2 +1,5 @@
-import { benchLoader } from "./load_bench.ts";
-console.log(JSON.stringify(await benchLoader({ jsonlCases: 20000, yamlCases: 10, runs: 1 })));
+import { loadEvalCases } from "../lib/loader/load_eval_cases.ts";
+import { writeFixtures } from "./load_bench.ts";
+const dir = "/tmp/h1/b3"; await Deno.mkdir(dir, { recursive: true });
+const p = await writeFixtures(dir, 100000, 10);
+for (let i = 0; i < 3; i++) { const t = performance.now(); await loadEvalCases(p.jsonl); console.log(performance.now() - t); }

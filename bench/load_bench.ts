@@ -49,16 +49,16 @@ export interface BenchOptions {
 function caseRecord(i: number): Record<string, unknown> {
   const record: Record<string, unknown> = {
     id: `case-${i}`,
-    expected_outcome: `Explains how to reset the password (ticket ${i})`,
+    expected_outcome: `Explains the reset (ticket ${i})`,
     input: [
       { role: "system", content: "You are a support agent." },
-      { role: "user", content: `Ticket ${i}: how do I reset my password?` },
+      { role: "user", content: `Ticket ${i}: how to reset my password?` },
     ],
-    expected_output: `Request a new reset link (ticket ${i}).`,
-    rubrics: ["Mentions requesting a new link", { description: "Is polite", weight: 2 }],
+    expected_output: `Request a new link (ticket ${i}).`,
+    rubrics: ["Mentions a new link", { description: "Is polite", weight: 2 }],
     evaluators: [
       { name: "keywords", type: "contains", values: ["reset", "link"] },
-      { name: "judge", type: "llm_judge", weight: 2 },
+      { type: "llm_judge", weight: 2 },
     ],
   };
   if (i % 10 === 0) {

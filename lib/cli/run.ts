@@ -12,11 +12,16 @@ import { EvalLoadError } from "../loader/errors.ts";
 import { createProgressReporter, renderSummary } from "../report/console.ts";
 import { runPassed } from "../report/summary.ts";
 import { RunConfigError } from "../runner/errors.ts";
-import { defaultResultsPath, type LoadedEvalSet, runEval } from "../runner/run_eval.ts";
+import {
+  defaultResultsPath,
+  isSkippedCaseDiagnostic,
+  type LoadedEvalSet,
+  runEval,
+} from "../runner/run_eval.ts";
 import type { Diagnostic } from "../schema/eval_case.ts";
 import { TargetConfigError, TargetsFileError } from "../targets/errors.ts";
 import { type Command, type CommandIO, type ParsedArgs, UsageError } from "./command.ts";
-import { createPaint, createSourceReader, renderDiagnostics } from "./render.ts";
+import { createPaint, createSourceReader, displayPath, renderDiagnostics } from "./render.ts";
 import { Sandbox, sandboxRoot } from "./sandbox.ts";
 
 /** Validated options of one `agentv run`. */
@@ -211,7 +216,18 @@ async function run(args: ParsedArgs, io: CommandIO): Promise<number> {
       signal: io.signal,
     });
     for (const set of sets) {
-      log(`Loaded ${set.cases.length} cases from ${set.file} (root ${set.root})`);
+      log(
+        `Loaded ${set.cases.length} case${set.cases.length === 1 ? "" : "s"} from ${
+          displayPath(set.file, io.cwd)
+        } (dataset root ${displayPath(set.root, io.cwd)})`,
+      );
+    }
+    // Warnings that did not skip a case (skipped ones are listed in the summary).
+    const warnings = sets.flatMap((s) =>
+      (s.diagnostics ?? []).filter((d) => d.severity === "warning" && !isSkippedCaseDiagnostic(d))
+    );
+    if (warnings.length > 0 && !opts.quiet) {
+      io.stderr(renderDiagnostics(warnings, { cwd: io.cwd, color: io.color }) + "\n");
     }
     const first = sets.find((s) => s.cases.length > 0) ?? sets[0];
     const out = opts.out ??

@@ -93,9 +93,18 @@ export async function validatePaths(
   // One sandbox worker per dataset root; a few roots are validated at the same time because
   // starting a worker (loading the loader's modules) costs more than validating a file.
   const byRoot = new Map<string, string[]>();
+  const rootOfDir = new Map<string, string>();
   for (const file of files) {
-    const root = await sandboxRoot(file, { root: options.root });
-    byRoot.set(root, [...byRoot.get(root) ?? [], file]);
+    // Files of one folder share a dataset root.
+    const dir = dirname(file);
+    let root = rootOfDir.get(dir);
+    if (root === undefined) {
+      root = await sandboxRoot(file, { root: options.root });
+      rootOfDir.set(dir, root);
+    }
+    const group = byRoot.get(root);
+    if (group) group.push(file);
+    else byRoot.set(root, [file]);
   }
   const reports = new Map<string, FileReport>();
   const groups = [...byRoot.entries()];

@@ -36,12 +36,13 @@ export interface CaseOutcome {
 const MAX_PASSES = 4;
 
 /**
- * Validates and normalises one raw case. Never throws for problems in the case.
+ * Validates and normalises one raw case. Never throws for problems in the case. The result is
+ * synchronous unless the case references files or judge prompt files.
  */
-export async function processCase(
+export function processCase(
   raw: unknown,
   options: { defaults: FileDefaults; ctx: CaseContext; location: CaseLocation },
-): Promise<CaseOutcome> {
+): CaseOutcome | Promise<CaseOutcome> {
   const { defaults, ctx, location } = options;
   const findings: Finding[] = [];
   if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
@@ -72,7 +73,7 @@ export async function processCase(
   if (!result.success) {
     return { diagnostics: toDiagnostics(findings, location, id, true) };
   }
-  const evalCase = await normalizeCase(result.data, {
+  const built = normalizeCase(result.data, {
     defaults,
     ctx,
     keys: {
@@ -81,12 +82,13 @@ export async function processCase(
     },
     findings,
   });
-  return {
+  const finish = (evalCase: EvalCase | undefined): CaseOutcome => ({
     evalCase,
     diagnostics: findings.length === 0
       ? []
       : toDiagnostics(findings, location, id, evalCase === undefined),
-  };
+  });
+  return built instanceof Promise ? built.then(finish) : finish(built);
 }
 
 function toDiagnostics(

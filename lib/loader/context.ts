@@ -90,29 +90,36 @@ export async function prepareLoad(path: string, options: LoadOptions = {}): Prom
   };
 }
 
-/** Reads and decodes a whole file; throws {@link EvalLoadError} when unreadable or not text. */
+/**
+ * Reads a whole file as UTF-8 text (a byte order mark removed); throws {@link EvalLoadError}
+ * when it is unreadable, binary or not UTF-8.
+ */
 export async function readSourceText(path: string, displayPath = path): Promise<string> {
-  let bytes: Uint8Array;
+  const fail = (message: string, line?: number, column?: number): EvalLoadError =>
+    EvalLoadError.from([{ severity: "error", file: displayPath, line, column, message }]);
+  let text: string;
   try {
-    bytes = await Deno.readFile(path);
+    // Fast path: the platform's decoder; only a suspicious result is decoded again strictly.
+    text = await Deno.readTextFile(path);
   } catch (e) {
-    throw EvalLoadError.from([{
-      severity: "error",
-      file: displayPath,
-      message: `Cannot read the file: ${
+    throw fail(
+      `Cannot read the file: ${
         e instanceof Error ? e.message : e
       }; expected a readable eval file; check the path and permissions`,
-    }]);
+    );
   }
-  const decoded = decodeText(bytes);
-  if (!decoded.ok) {
-    throw EvalLoadError.from([{
-      severity: "error",
-      file: displayPath,
-      line: decoded.position?.line,
-      column: decoded.position?.column,
-      message: decoded.message,
-    }]);
+  if (text.includes("\uFFFD") || text.includes("\0")) {
+    let bytes: Uint8Array;
+    try {
+      bytes = await Deno.readFile(path);
+    } catch (e) {
+      throw fail(`Cannot read the file: ${e instanceof Error ? e.message : e}`);
+    }
+    const decoded = decodeText(bytes);
+    if (!decoded.ok) {
+      throw fail(decoded.message, decoded.position?.line, decoded.position?.column);
+    }
+    return decoded.text;
   }
-  return decoded.text;
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }

@@ -162,7 +162,8 @@ export async function loadJsonlCases(
       continue;
     }
     if (malformed.length > 0) continue;
-    const outcome = await processRecord(parsed.value, line, { setup, defaults });
+    const pending = processRecord(parsed.value, line, { setup, defaults });
+    const outcome = pending instanceof Promise ? await pending : pending;
     for (const d of outcome.diagnostics) found.push(d);
     if (outcome.evalCase) cases.push(outcome.evalCase);
   }

@@ -51,47 +51,62 @@ export interface RawKeys {
   expected: string;
 }
 
+/** A file reference resolved and read, or why it could not be. */
+export type LoadedFile = { path: string; text: string } | { error: string };
+
 /**
- * Builds the normalised case. Problems (missing files, escaping references, unknown template
+ * Builds the normalised case. File references and judge prompts need I/O: when the case has
+ * any, they are resolved first (asynchronously, through the resolver's caches); otherwise the
+ * case is built synchronously. Problems (missing files, escaping references, unknown template
  * variables) are added to `findings` with paths relative to the case; the case is returned only
  * when none of them is an error.
  */
-export async function normalizeCase(
+export function normalizeCase(
   parsed: ParsedEvalCase,
   context: { defaults: FileDefaults; ctx: CaseContext; keys: RawKeys; findings: Finding[] },
-): Promise<EvalCase | undefined> {
+): EvalCase | undefined | Promise<EvalCase | undefined> {
+  const refs = new Set<string>();
+  collectRefs(parsed.input, refs);
+  collectRefs(parsed.expected_output, refs);
+  const own = caseEvaluators(parsed);
+  const prompts = own !== undefined && hasPrompts(own.list);
+  if (refs.size === 0 && !prompts) return buildCase(parsed, context, new Map());
+  return (async () => {
+    const { ctx, findings } = context;
+    const files = new Map<string, LoadedFile>();
+    await Promise.all([...refs].map(async (ref) => {
+      const resolved = await ctx.resolver.resolve(ref, ctx.evalDir);
+      if ("error" in resolved) return void files.set(ref, resolved);
+      const read = await ctx.resolver.readText(resolved.path);
+      files.set(ref, "error" in read ? read : { path: resolved.path, text: read.text });
+    }));
+    if (own && prompts) await checkPrompts(own.list, own.path, { ctx, findings });
+    return buildCase(parsed, context, files);
+  })();
+}
+
+function buildCase(
+  parsed: ParsedEvalCase,
+  context: { defaults: FileDefaults; ctx: CaseContext; keys: RawKeys; findings: Finding[] },
+  files: Map<string, LoadedFile>,
+): EvalCase | undefined {
   const { defaults, ctx, keys, findings } = context;
   const errorsBefore = countErrors(findings);
-  const acc = { guidelines: [] as string[], files: [] as string[] };
-  const input = await resolveMessages(parsed.input, { path: [keys.input], inputSide: true }, {
-    ctx,
-    findings,
-    acc,
-  });
-  const expected = await resolveMessages(parsed.expected_output, {
-    path: [keys.expected],
-    inputSide: false,
-  }, { ctx, findings, acc });
+  const acc: Acc = { guidelines: [], files: [] };
+  const env: Env = { ctx, findings, acc, files };
+  const input = resolveMessages(parsed.input, [keys.input], true, env);
+  const expected = resolveMessages(parsed.expected_output, [keys.expected], false, env);
 
-  let evaluators: EvaluatorConfig[];
-  const caseExecution = parsed.execution as Record<string, unknown> | undefined;
-  if (parsed.execution?.evaluators !== undefined) {
-    evaluators = parsed.execution.evaluators;
-    await checkPrompts(evaluators, ["execution", "evaluators"], { ctx, findings });
-  } else if (parsed.evaluators !== undefined) {
-    evaluators = parsed.evaluators;
-    await checkPrompts(evaluators, ["evaluators"], { ctx, findings });
-  } else {
-    evaluators = defaults.evaluators ?? [];
-  }
+  const own = caseEvaluators(parsed);
+  let evaluators = own?.list ?? defaults.evaluators ?? [];
   if (parsed.rubrics !== undefined) {
     evaluators = [{ name: "rubric", type: "rubric", weight: 1, rubrics: parsed.rubrics }, ...evaluators];
-  } else if (evaluators === defaults.evaluators) {
+  } else if (own === undefined) {
     evaluators = evaluators.slice();
   }
-
   if (countErrors(findings) > errorsBefore) return undefined;
 
+  const caseExecution = parsed.execution as Record<string, unknown> | undefined;
   const execution: Record<string, unknown> = { ...defaults.execution };
   if (caseExecution) {
     for (const key in caseExecution) {
@@ -111,28 +126,56 @@ export async function normalizeCase(
     evaluator: parsed.evaluator ?? defaults.evaluator,
     evaluators,
     guideline_paths: acc.guidelines,
-    file_paths: [...acc.guidelines, ...acc.files],
+    file_paths: acc.files.length === 0 ? acc.guidelines.slice() : [...acc.guidelines, ...acc.files],
   };
   if (parsed.conversation_id !== undefined) evalCase.conversation_id = parsed.conversation_id;
   return evalCase;
 }
 
-type Acc = { guidelines: string[]; files: string[] };
-type Env = { ctx: CaseContext; findings: Finding[]; acc: Acc };
+/** The case's own evaluator list (`execution.evaluators` before `evaluators`) and its path. */
+function caseEvaluators(
+  parsed: ParsedEvalCase,
+): { list: EvaluatorConfig[]; path: PathKey[] } | undefined {
+  if (parsed.execution?.evaluators !== undefined) {
+    return { list: parsed.execution.evaluators, path: ["execution", "evaluators"] };
+  }
+  if (parsed.evaluators !== undefined) return { list: parsed.evaluators, path: ["evaluators"] };
+  return undefined;
+}
 
-async function resolveMessages(
+function hasPrompts(list: readonly EvaluatorConfig[]): boolean {
+  return list.some((e) =>
+    (e.type === "llm_judge" && e.prompt !== undefined) ||
+    (e.type === "composite" &&
+      (hasPrompts(e.evaluators) ||
+        (e.aggregator.type === "llm_judge" && e.aggregator.prompt !== undefined)))
+  );
+}
+
+function collectRefs(messages: readonly Message[], refs: Set<string>): void {
+  for (const message of messages) {
+    if (!Array.isArray(message.content)) continue;
+    for (const segment of message.content) {
+      const s = segment as Record<string, unknown>;
+      if (s.type === "file" && typeof s.value === "string" && s.value !== "") refs.add(s.value);
+    }
+  }
+}
+
+type Acc = { guidelines: string[]; files: string[] };
+type Env = { ctx: CaseContext; findings: Finding[]; acc: Acc; files: Map<string, LoadedFile> };
+
+function resolveMessages(
   messages: Message[],
-  where: { path: PathKey[]; inputSide: boolean },
+  path: PathKey[],
+  inputSide: boolean,
   env: Env,
-): Promise<Message[]> {
+): Message[] {
   let out: Message[] | undefined;
   for (let i = 0; i < messages.length; i++) {
     const message = messages[i];
     if (!Array.isArray(message.content)) continue;
-    const content = await resolveSegments(message.content, [...where.path, i, "content"], {
-      ...env,
-      inputSide: where.inputSide,
-    });
+    const content = resolveSegments(message.content, [...path, i, "content"], inputSide, env);
     if (content !== message.content) {
       out ??= messages.slice();
       out[i] = { ...message, content };
@@ -141,11 +184,12 @@ async function resolveMessages(
   return out ?? messages;
 }
 
-async function resolveSegments(
+function resolveSegments(
   segments: Segment[],
   path: PathKey[],
-  env: Env & { inputSide: boolean },
-): Promise<Segment[]> {
+  inputSide: boolean,
+  env: Env,
+): Segment[] {
   let out: Segment[] | undefined;
   for (let k = 0; k < segments.length; k++) {
     const segment = segments[k] as Record<string, unknown>;
@@ -160,7 +204,7 @@ async function resolveSegments(
       continue;
     }
     if (segment.type !== "file") continue;
-    const resolved = await resolveFileSegment(segment, [...path, k], env);
+    const resolved = resolveFileSegment(segment, [...path, k], inputSide, env);
     if (resolved) {
       out ??= segments.slice();
       out[k] = resolved;
@@ -169,11 +213,12 @@ async function resolveSegments(
   return out ?? segments;
 }
 
-async function resolveFileSegment(
+function resolveFileSegment(
   segment: Record<string, unknown>,
   path: PathKey[],
-  env: Env & { inputSide: boolean },
-): Promise<Segment | undefined> {
+  inputSide: boolean,
+  env: Env,
+): Segment | undefined {
   const { ctx, findings, acc } = env;
   const value = segment.value;
   if (typeof value !== "string" || value === "") {
@@ -197,22 +242,17 @@ async function resolveFileSegment(
       });
     }
   }
-  const resolved = await ctx.resolver.resolve(value, ctx.evalDir);
-  if ("error" in resolved) {
-    findings.push({ severity: "error", path: [...path, "value"], atKey: false, message: resolved.error });
+  const loaded = env.files.get(value) ?? { error: `File reference '${value}' was not resolved` };
+  if ("error" in loaded) {
+    findings.push({ severity: "error", path: [...path, "value"], atKey: false, message: loaded.error });
     return undefined;
   }
-  const read = await ctx.resolver.readText(resolved.path);
-  if ("error" in read) {
-    findings.push({ severity: "error", path: [...path, "value"], atKey: false, message: read.error });
-    return undefined;
-  }
-  const out: Segment = { type: "file", value, path: resolved.path, text: read.text };
-  if (env.inputSide && ctx.isGuideline(resolved.path)) {
+  const out: Segment = { type: "file", value, path: loaded.path, text: loaded.text };
+  if (inputSide && ctx.isGuideline(loaded.path)) {
     out.guideline = true;
-    acc.guidelines.push(resolved.path);
-  } else if (env.inputSide) {
-    acc.files.push(resolved.path);
+    acc.guidelines.push(loaded.path);
+  } else if (inputSide) {
+    acc.files.push(loaded.path);
   }
   return out;
 }

@@ -86,7 +86,8 @@ export async function* streamEvalCases(
           const line = { line: lineNumber, text: lineText };
           const parsed = parseRecord(line, setup.file);
           if ("diagnostic" in parsed) throw EvalLoadError.from([parsed.diagnostic]);
-          const outcome = await processRecord(parsed.value, line, { setup, defaults });
+          const pending = processRecord(parsed.value, line, { setup, defaults });
+          const outcome = pending instanceof Promise ? await pending : pending;
           for (const d of outcome.diagnostics) report(d);
           if (outcome.evalCase) yield outcome.evalCase;
         }

@@ -73,7 +73,7 @@ export async function loadYamlCases(
   const evalcases = (value as { evalcases: unknown[] }).evalcases;
   const cases: EvalCase[] = [];
   for (let i = 0; i < evalcases.length; i++) {
-    const outcome = await processCase(evalcases[i], {
+    const pending = processCase(evalcases[i], {
       defaults,
       ctx: setup.ctx,
       location: {
@@ -83,6 +83,7 @@ export async function loadYamlCases(
         locate: (path, atKey) => source.locate(["evalcases", i, ...path], { key: atKey }),
       },
     });
+    const outcome = pending instanceof Promise ? await pending : pending;
     for (const d of outcome.diagnostics) emit(d);
     if (outcome.evalCase) cases.push(outcome.evalCase);
   }

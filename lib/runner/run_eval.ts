@@ -101,9 +101,12 @@ interface Job {
   binding: CaseBinding;
 }
 
-/** Diagnostics that mean a case was skipped: errors, and warnings that say so. */
-function skippedCaseDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
-  return diagnostics.filter((d) => d.severity === "error" || /\bskipp(ed|ing)\b/i.test(d.message));
+/**
+ * Whether a loader diagnostic means a case was skipped: every error, and the warnings that say
+ * so (e.g. a JSONL line without `expected_outcome`).
+ */
+export function isSkippedCaseDiagnostic(d: Diagnostic): boolean {
+  return d.severity === "error" || /\bskipp(ed|ing)\b/i.test(d.message);
 }
 
 async function loadSets(options: RunEvalOptions): Promise<LoadedEvalSet[]> {
@@ -167,7 +170,7 @@ export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
   const dryRun = options.dryRun ?? false;
 
   const sets = await loadSets(options);
-  const invalid = sets.flatMap((s) => skippedCaseDiagnostics(s.diagnostics ?? []));
+  const invalid = sets.flatMap((s) => (s.diagnostics ?? []).filter(isSkippedCaseDiagnostic));
   const selected: { set: LoadedEvalSet; evalCase: EvalCase }[] = [];
   for (const set of sets) {
     for (const evalCase of set.cases) {

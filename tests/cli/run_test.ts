@@ -121,10 +121,12 @@ Deno.test("agentv run exits 2 on usage, config and dataset errors before anythin
 Deno.test("agentv run lists invalid cases it skipped and exits 1", async () => {
   await using r = await repo({
     ".agentv/targets.yaml": MOCK_TARGETS,
-    "evals/suite.yaml": SUITE.replace("value: Berlin", "value: Berlin\n        weight: -1"),
+    "evals/suite.yaml": SUITE.replace("value: Berlin", "value: Berlin\n        weight: -1")
+      .replace("  - id: pass-2\n", "  - id: pass-2\n    notez: typo\n"),
   });
-  const { code, out } = await cli(["run", "evals", "--filter", "pass-*"], r.dir);
+  const { code, out, err } = await cli(["run", "evals", "--filter", "pass-*"], r.dir);
   assert.equal(code, 1);
+  assert.match(err, /suite\.yaml:\d+:\d+: warning: .*notez/); // a warning that skipped nothing
   assert.match(out, /Invalid cases skipped/);
   assert.match(out, /suite\.yaml:\d+:\d+: .*weight/);
 });
@@ -359,4 +361,29 @@ Deno.test("CLI works with both formats", async () => {
     new TextDecoder().decode(b).replace(/\d+(\.\d+)?m?s\b/g, "<t>").replace(/\w+\.jsonl/g, "<f>")
       .replace(/\[\d\/2\].*\n/g, "");
   assert.equal(norm(jsonl.stdout), norm(yaml.stdout));
+});
+
+Deno.test("the demo (deno task demo) runs end to end with no API key and exits 0", async () => {
+  const out = join(await Deno.makeTempDir(), "demo.jsonl");
+  try {
+    const result = await spawnMain(["run", "fixtures/demo/evals", "--out", out], REPO_ROOT, {
+      OPENAI_API_KEY: "",
+    }).output();
+    const stdout = new TextDecoder().decode(result.stdout);
+    assert.equal(result.code, 0, stdout + new TextDecoder().decode(result.stderr));
+    assert.match(stdout, /Verdicts: +pass 6 +borderline 1 +fail 0/);
+    const { rows } = await readResults(out);
+    assert.equal(rows.length, 7);
+    const types = new Set(rows.flatMap((r) => r.evaluator_results.map((e) => e.type)));
+    assert.deepEqual([...types].sort(), [
+      "code_judge",
+      "contains",
+      "is_json",
+      "regex",
+      "tool_trajectory",
+    ]);
+    assert.ok(rows.every((r) => r.status === "ok" && r.output_messages.length > 0));
+  } finally {
+    await Deno.remove(join(out, ".."), { recursive: true });
+  }
 });
