@@ -1,4 +1,5 @@
-import { z } from "zod";
-import { FastRawEvalCaseSchema } from "../lib/schema/eval_file.ts";
-// @ts-ignore internal
-import { compileFn } from "npm:zod@4.6.7/v4/core";
+import { RubricListSchema, SimpleEvaluatorConfigSchema } from "../lib/schema/evaluator.ts";
+// @ts-ignore internal module
+import { compileFn } from "../../../root/.cache/deno/npm/registry.npmjs.org/zod/4.6.7/v4/core/compile.js";
+const f = compileFn(RubricListSchema, { debug: true });
+console.log(f.code);

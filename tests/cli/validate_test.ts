@@ -219,3 +219,40 @@ Deno.test("agentv validate stops with exit 130 when interrupted", async () => {
   assert.equal(await runCli(["validate", "fixtures/cli/project"], io), 130);
   assert.match(io.err(), /Interrupted/);
 });
+
+Deno.test("agentv validate: hostile files end in diagnostics, not crashes", async () => {
+  const tmp = await Deno.realPath(await Deno.makeTempDir({ prefix: "agentv_hostile_" }));
+  try {
+    await Deno.mkdir(join(tmp, ".agentv"));
+    const levels = ["a", "b", "c", "d", "e", "f", "g"];
+    const bomb = levels.map((name, i) =>
+      `${name}: &${name} [${Array(9).fill(i === 0 ? '"lol"' : `*${levels[i - 1]}`).join(", ")}]`
+    ).join("\n") + "\nevalcases: *g\n";
+    await Deno.writeTextFile(join(tmp, "bomb.yaml"), bomb);
+    await Deno.writeFile(
+      join(tmp, "binary.yaml"),
+      new Uint8Array(512).map((_, i) =>
+        i % 256
+      ),
+    );
+    await Deno.writeFile(join(tmp, "latin1.jsonl"), new Uint8Array([0x7b, 0xe9, 0x7d, 0x0a]));
+    await Deno.writeTextFile(
+      join(tmp, "nested.jsonl"),
+      "[".repeat(20000) + "]".repeat(20000) + "\n",
+    );
+    await Deno.writeTextFile(
+      join(tmp, "crlf.yaml"),
+      "\ufeffevalcases:\r\n  - id: a\r\n    expected_outcome: x\r\n    input: hi\r\n",
+    );
+    const { code, out } = await validate(["."], { cwd: tmp });
+    assert.equal(code, 1);
+    const lines = out.split("\n");
+    for (const name of ["binary.yaml", "bomb.yaml", "latin1.jsonl", "nested.jsonl"]) {
+      assert.ok(lines.includes(`✗ ${name} (0 cases, 1 error)`), `${name}\n${out}`);
+    }
+    assert.ok(lines.includes("✓ crlf.yaml (1 case)"), out);
+    assert.equal(lines.at(-2), "4 of 5 files invalid (4 errors, 0 warnings)");
+  } finally {
+    await Deno.remove(tmp, { recursive: true });
+  }
+});

@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { extname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import { Sandbox } from "../../lib/cli/sandbox.ts";
 import { EvalLoadError } from "../../lib/loader/errors.ts";
 import { loadEvalCases } from "../../lib/loader/load_eval_cases.ts";
 import { validateEvalFile } from "../../lib/loader/validate_eval_file.ts";
@@ -186,6 +187,7 @@ Deno.test({
     const random = prng(SEED);
     const tmp = await Deno.makeTempDir({ prefix: "agentv_fuzz_" });
     await Deno.mkdir(join(tmp, ".agentv"));
+    const sandbox = new Sandbox(tmp);
     const started = performance.now();
     const outcomes = { cases: 0, loadErrors: 0 };
     try {
@@ -226,8 +228,15 @@ Deno.test({
           checkDiagnostics(report.diagnostics, context);
           if (!report.valid) assert.ok(report.diagnostics.some((d) => d.severity === "error"));
         }
+        if (i % 100 === 0) {
+          // The same through the sandbox worker: reports cross the worker boundary intact.
+          const report = await sandbox.validate(file, { verbose: true });
+          assert.equal(typeof report.valid, "boolean", context);
+          checkDiagnostics(report.diagnostics, context);
+        }
       }
     } finally {
+      sandbox.close();
       await Deno.remove(tmp, { recursive: true });
     }
     const seconds = (performance.now() - started) / 1000;
