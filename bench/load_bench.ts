@@ -41,28 +41,36 @@ export interface BenchOptions {
   jsonlCases?: number;
   /** YAML cases (default 10,000). */
   yamlCases?: number;
-  /** Timed runs per measurement (default 3; the median is reported). */
+  /** Timed runs per measurement (default 5; the median is reported). */
   runs?: number;
 }
 
-/** A case like the spec's: messages, expected output, rubrics and evaluators. */
+/**
+ * A case like the spec's: system + user messages and an expected answer; every 2nd case has
+ * inline rubrics, every 3rd its own evaluators, every 7th an `execution` override and every
+ * 10th file references (a guideline and an attachment).
+ */
 function caseRecord(i: number): Record<string, unknown> {
   const record: Record<string, unknown> = {
     id: `case-${i}`,
-    expected_outcome: `Explains the reset (ticket ${i})`,
-    input: [
-      { role: "system", content: "You are a support agent." },
-      { role: "user", content: `Ticket ${i}: how to reset my password?` },
+    expected_outcome: `Explains how to reset the password and stays polite (ticket ${i})`,
+    input_messages: [
+      { role: "system", content: "You are a support agent for ACME. Answer briefly." },
+      { role: "user", content: `Ticket ${i}: how do I reset my password? The link expired.` },
     ],
-    expected_output: `Request a new link (ticket ${i}).`,
-    rubrics: ["Mentions a new link", { description: "Is polite", weight: 2 }],
-    evaluators: [
-      { name: "keywords", type: "contains", values: ["reset", "link"] },
-      { type: "llm_judge", weight: 2 },
-    ],
+    expected_output: `Request a new reset link from the login page (ticket ${i}).`,
   };
+  if (i % 2 === 0) {
+    record.rubrics = [`Mentions a new link (ticket ${i})`, { description: "Is polite", weight: 2 }];
+  }
+  if (i % 3 === 0) {
+    record.evaluators = [
+      { name: "keywords", type: "contains", values: ["reset", "link"] },
+      { name: "judge", type: "llm_judge", weight: 2 },
+    ];
+  }
   if (i % 10 === 0) {
-    (record.input as unknown[])[1] = {
+    (record.input_messages as unknown[])[1] = {
       role: "user",
       content: [
         { type: "text", value: `Ticket ${i}: review this code.` },
@@ -125,15 +133,24 @@ export async function writeFixtures(dir: string, jsonlCases: number, yamlCases: 
   return { jsonl, yaml };
 }
 
-async function median(runs: number, f: () => Promise<unknown>): Promise<number> {
-  const times: number[] = [];
+/** Median times of `a` and `b`, measured alternately so load drift affects both alike. */
+async function medians(
+  runs: number,
+  a: () => Promise<unknown>,
+  b: () => Promise<unknown>,
+): Promise<[number, number]> {
+  const ta: number[] = [];
+  const tb: number[] = [];
   for (let i = 0; i < runs; i++) {
-    const t = performance.now();
-    await f();
-    times.push(performance.now() - t);
+    let t = performance.now();
+    await a();
+    ta.push(performance.now() - t);
+    t = performance.now();
+    await b();
+    tb.push(performance.now() - t);
   }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)];
+  const mid = (xs: number[]) => xs.sort((x, y) => x - y)[Math.floor(xs.length / 2)];
+  return [mid(ta), mid(tb)];
 }
 
 async function jsonlFloor(path: string): Promise<number> {
@@ -163,7 +180,7 @@ async function yamlFloor(path: string): Promise<unknown> {
 export async function benchLoader(options: BenchOptions = {}): Promise<LoaderBench> {
   const jsonlCases = options.jsonlCases ?? 100_000;
   const yamlCases = options.yamlCases ?? 10_000;
-  const runs = options.runs ?? 3;
+  const runs = options.runs ?? 5;
   const dir = await Deno.makeTempDir({ prefix: "agentv-bench-" });
   try {
     const paths = await writeFixtures(dir, jsonlCases, yamlCases);
@@ -179,13 +196,19 @@ export async function benchLoader(options: BenchOptions = {}): Promise<LoaderBen
     let loaded = 0;
     await jsonlFloor(paths.jsonl); // warm-up
     loaded = (await loadEvalCases(paths.jsonl)).length; // warm-up
-    const jsonlFloorMs = await median(runs, () => jsonlFloor(paths.jsonl));
-    const jsonlMs = await median(runs, () => loadEvalCases(paths.jsonl));
+    const [jsonlFloorMs, jsonlMs] = await medians(
+      runs,
+      () => jsonlFloor(paths.jsonl),
+      () => loadEvalCases(paths.jsonl),
+    );
 
     await yamlFloor(paths.yaml);
     const yamlLoaded = (await loadEvalCases(paths.yaml)).length;
-    const yamlFloorMs = await median(runs, () => yamlFloor(paths.yaml));
-    const yamlMs = await median(runs, () => loadEvalCases(paths.yaml));
+    const [yamlFloorMs, yamlMs] = await medians(
+      runs,
+      () => yamlFloor(paths.yaml),
+      () => loadEvalCases(paths.yaml),
+    );
 
     const mb = async (p: string) => (await Deno.stat(p)).size / 1e6;
     return {

@@ -65,7 +65,11 @@ export async function loadGuidelineConfig(evalDir: string, root: string): Promis
   const value = parsed.source.value ?? {};
   const result = parseAgentvConfig(value);
   if (result.success) {
-    return { patterns: result.data.guideline_patterns ?? DEFAULT_GUIDELINE_PATTERNS, file, diagnostics };
+    return {
+      patterns: result.data.guideline_patterns ?? DEFAULT_GUIDELINE_PATTERNS,
+      file,
+      diagnostics,
+    };
   }
   const report = reportIssues(result.error.issues as unknown as SchemaIssue[]);
   for (const f of report.findings) {
@@ -76,7 +80,9 @@ export async function loadGuidelineConfig(evalDir: string, root: string): Promis
       line: pos?.line,
       column: pos?.column,
       path: f.path.length > 0 ? formatPath(f.path) : undefined,
-      message: f.severity === "error" ? `${f.message}; the default guideline patterns apply` : f.message,
+      message: f.severity === "error"
+        ? `${f.message}; the default guideline patterns apply`
+        : f.message,
     });
   }
   const onlyUnknown = report.findings.every((f) => f.severity === "warning");

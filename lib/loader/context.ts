@@ -58,7 +58,8 @@ export function formatOf(path: string): EvalFormat {
   throw EvalLoadError.from([{
     severity: "error",
     file: path,
-    message: `Unsupported file format: '${ext}'; expected one of the supported formats .yaml, .yml, .jsonl; rename the file or convert it`,
+    message:
+      `Unsupported file format: '${ext}'; expected one of the supported formats .yaml, .yml, .jsonl; rename the file or convert it`,
   }]);
 }
 
@@ -72,7 +73,8 @@ export async function prepareLoad(path: string, options: LoadOptions = {}): Prom
     throw EvalLoadError.from([{
       severity: "error",
       file: path,
-      message: `File is outside the dataset root '${root}'; expected a file inside the root; pass a root that contains it`,
+      message:
+        `File is outside the dataset root '${root}'; expected a file inside the root; pass a root that contains it`,
     }]);
   }
   const config = await loadGuidelineConfig(evalDir, root);

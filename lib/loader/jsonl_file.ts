@@ -94,10 +94,9 @@ export function parseRecord(line: JsonlLine, file: string): ParsedLine {
         file,
         line: line.line,
         column: 1,
-        message:
-          `Line ${line.line}: Invalid JSON - Expected JSON object; found ${
-            value === null ? "null" : Array.isArray(value) ? "an array" : typeof value
-          }; write one case object per line`,
+        message: `Line ${line.line}: Invalid JSON - Expected JSON object; found ${
+          value === null ? "null" : Array.isArray(value) ? "an array" : typeof value
+        }; write one case object per line`,
       },
     };
   }

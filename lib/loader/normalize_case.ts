@@ -65,56 +65,71 @@ export function normalizeCase(
   parsed: ParsedEvalCase,
   context: { defaults: FileDefaults; ctx: CaseContext; keys: RawKeys; findings: Finding[] },
 ): EvalCase | undefined | Promise<EvalCase | undefined> {
-  const refs = new Set<string>();
-  collectRefs(parsed.input, refs);
-  collectRefs(parsed.expected_output, refs);
   const own = caseEvaluators(parsed);
+  let refs = collectRefs(parsed.input, undefined);
+  refs = collectRefs(parsed.expected_output, refs);
   const prompts = own !== undefined && hasPrompts(own.list);
-  if (refs.size === 0 && !prompts) return buildCase(parsed, context, new Map());
+  if (refs === undefined && !prompts) return buildCase(parsed, context, own, NO_FILES);
   return (async () => {
     const { ctx, findings } = context;
     const files = new Map<string, LoadedFile>();
-    await Promise.all([...refs].map(async (ref) => {
+    await Promise.all([...(refs ?? [])].map(async (ref) => {
       const resolved = await ctx.resolver.resolve(ref, ctx.evalDir);
       if ("error" in resolved) return void files.set(ref, resolved);
       const read = await ctx.resolver.readText(resolved.path);
       files.set(ref, "error" in read ? read : { path: resolved.path, text: read.text });
     }));
     if (own && prompts) await checkPrompts(own.list, own.path, { ctx, findings });
-    return buildCase(parsed, context, files);
+    return buildCase(parsed, context, own, files);
   })();
 }
+
+const NO_FILES: ReadonlyMap<string, LoadedFile> = new Map();
+const NO_PATHS: readonly string[] = [];
 
 function buildCase(
   parsed: ParsedEvalCase,
   context: { defaults: FileDefaults; ctx: CaseContext; keys: RawKeys; findings: Finding[] },
-  files: Map<string, LoadedFile>,
+  own: { list: EvaluatorConfig[]; path: PathKey[] } | undefined,
+  files: ReadonlyMap<string, LoadedFile>,
 ): EvalCase | undefined {
   const { defaults, ctx, keys, findings } = context;
-  const errorsBefore = countErrors(findings);
-  const acc: Acc = { guidelines: [], files: [] };
-  const env: Env = { ctx, findings, acc, files };
-  const input = resolveMessages(parsed.input, [keys.input], true, env);
-  const expected = resolveMessages(parsed.expected_output, [keys.expected], false, env);
+  let input = parsed.input;
+  let expected = parsed.expected_output;
+  const acc: Acc = { guidelines: NO_PATHS as string[], files: NO_PATHS as string[] };
+  if (files !== NO_FILES) {
+    acc.guidelines = [];
+    acc.files = [];
+    const env: Env = { ctx, findings, acc, files };
+    input = resolveMessages(input, [keys.input], true, env);
+    expected = resolveMessages(expected, [keys.expected], false, env);
+  }
 
-  const own = caseEvaluators(parsed);
   let evaluators = own?.list ?? defaults.evaluators ?? [];
   if (parsed.rubrics !== undefined) {
-    evaluators = [{ name: "rubric", type: "rubric", weight: 1, rubrics: parsed.rubrics }, ...evaluators];
+    evaluators = [
+      { name: "rubric", type: "rubric", weight: 1, rubrics: parsed.rubrics },
+      ...evaluators,
+    ];
   } else if (own === undefined) {
     evaluators = evaluators.slice();
   }
-  if (countErrors(findings) > errorsBefore) return undefined;
+  // Findings so far are unknown-key warnings; any error (file references, prompts) voids the case.
+  if (findings.length > 0 && countErrors(findings) > 0) return undefined;
 
   const caseExecution = parsed.execution as Record<string, unknown> | undefined;
-  const execution: Record<string, unknown> = { ...defaults.execution };
-  if (caseExecution) {
+  let execution: Record<string, unknown>;
+  if (caseExecution === undefined) {
+    execution = { ...defaults.execution };
+    execution.target ??= defaults.target ?? "default";
+  } else {
+    execution = { ...defaults.execution };
     for (const key in caseExecution) {
       if (key !== "evaluators") execution[key] = caseExecution[key];
     }
+    execution.target = (caseExecution.target as string | undefined) ??
+      (defaults.execution.target as string | undefined) ?? defaults.target ?? "default";
   }
-  execution.target = (caseExecution?.target as string | undefined) ??
-    (defaults.execution.target as string | undefined) ?? defaults.target ?? "default";
 
   const evalCase: EvalCase = {
     id: parsed.id,
@@ -125,7 +140,7 @@ function buildCase(
     execution: execution as EvalCase["execution"],
     evaluator: parsed.evaluator ?? defaults.evaluator,
     evaluators,
-    guideline_paths: acc.guidelines,
+    guideline_paths: acc.guidelines === NO_PATHS ? [] : acc.guidelines,
     file_paths: acc.files.length === 0 ? acc.guidelines.slice() : [...acc.guidelines, ...acc.files],
   };
   if (parsed.conversation_id !== undefined) evalCase.conversation_id = parsed.conversation_id;
@@ -144,26 +159,43 @@ function caseEvaluators(
 }
 
 function hasPrompts(list: readonly EvaluatorConfig[]): boolean {
-  return list.some((e) =>
-    (e.type === "llm_judge" && e.prompt !== undefined) ||
-    (e.type === "composite" &&
+  for (const e of list) {
+    if (e.type === "llm_judge" && e.prompt !== undefined) return true;
+    if (
+      e.type === "composite" &&
       (hasPrompts(e.evaluators) ||
-        (e.aggregator.type === "llm_judge" && e.aggregator.prompt !== undefined)))
-  );
+        (e.aggregator.type === "llm_judge" && e.aggregator.prompt !== undefined))
+    ) return true;
+  }
+  return false;
 }
 
-function collectRefs(messages: readonly Message[], refs: Set<string>): void {
+function collectRefs(
+  messages: readonly Message[],
+  refs: Set<string> | undefined,
+): Set<string> | undefined {
   for (const message of messages) {
     if (!Array.isArray(message.content)) continue;
     for (const segment of message.content) {
       const s = segment as Record<string, unknown>;
-      if (s.type === "file" && typeof s.value === "string" && s.value !== "") refs.add(s.value);
+      if (s.type === "file") {
+        refs ??= new Set();
+        if (typeof s.value === "string" && s.value !== "") refs.add(s.value);
+      } else if (s.type === "text" && typeof s.value !== "string") {
+        refs ??= new Set(); // checked (and reported) while building
+      }
     }
   }
+  return refs;
 }
 
 type Acc = { guidelines: string[]; files: string[] };
-type Env = { ctx: CaseContext; findings: Finding[]; acc: Acc; files: Map<string, LoadedFile> };
+type Env = {
+  ctx: CaseContext;
+  findings: Finding[];
+  acc: Acc;
+  files: ReadonlyMap<string, LoadedFile>;
+};
 
 function resolveMessages(
   messages: Message[],
@@ -199,7 +231,7 @@ function resolveSegments(
         path: [...path, k, "value"],
         atKey: false,
         message:
-          "text segment needs a string `value`; expected {type: text, value: \"...\"}; add the text",
+          'text segment needs a string `value`; expected {type: text, value: "..."}; add the text',
       });
       continue;
     }
@@ -244,7 +276,12 @@ function resolveFileSegment(
   }
   const loaded = env.files.get(value) ?? { error: `File reference '${value}' was not resolved` };
   if ("error" in loaded) {
-    findings.push({ severity: "error", path: [...path, "value"], atKey: false, message: loaded.error });
+    findings.push({
+      severity: "error",
+      path: [...path, "value"],
+      atKey: false,
+      message: loaded.error,
+    });
     return undefined;
   }
   const out: Segment = { type: "file", value, path: loaded.path, text: loaded.text };

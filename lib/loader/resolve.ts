@@ -122,7 +122,10 @@ export class ReferenceResolver {
    * Reads a resolved file as UTF-8 text with CRLF turned into LF. Binary or non-UTF-8 content
    * and files over `maxBytes` (default 16 MiB) are refused.
    */
-  readText(path: string, maxBytes = 16 * 1024 * 1024): Promise<{ text: string } | { error: string }> {
+  readText(
+    path: string,
+    maxBytes = 16 * 1024 * 1024,
+  ): Promise<{ text: string } | { error: string }> {
     let hit = this.#texts.get(path);
     if (!hit) {
       hit = readTextFile(path, maxBytes);
@@ -145,9 +148,10 @@ export class ReferenceResolver {
     const root = this.root;
     const candidates: string[] = [];
     let escaped = false;
+    let absoluteOutside = false;
     if (isAbsolute(ref)) {
       if (isInside(resolve(ref), root)) candidates.push(resolve(ref));
-      else escaped = true;
+      else absoluteOutside = true;
     }
     const relativeRef = ref.replace(/^[/\\]+/, "");
     if (isInside(fromDir, root)) {
@@ -170,8 +174,13 @@ export class ReferenceResolver {
       let info: Deno.FileInfo;
       try {
         info = await Deno.stat(candidate);
-      } catch {
-        continue;
+      } catch (e) {
+        if (e instanceof Deno.errors.NotFound || e instanceof Deno.errors.NotADirectory) continue;
+        return {
+          error: `File reference '${ref}' could not be accessed at '${candidate}': ${
+            e instanceof Error ? e.message : e
+          }; expected a readable file inside the dataset root '${root}'; check its permissions`,
+        };
       }
       if (!info.isFile) continue;
       const real = await this.#realPath(candidate);
@@ -184,15 +193,23 @@ export class ReferenceResolver {
       }
       return { path: candidate };
     }
+    if (absoluteOutside) {
+      return {
+        error:
+          `File reference '${ref}' is an absolute path outside the dataset root '${root}'; expected a path inside the root; use a relative path or pass --root with a folder that contains it`,
+      };
+    }
     if (escaped && candidates.length === 0) {
       return {
-        error: `File reference '${ref}' leads outside the dataset root '${root}'; expected a path inside the root; move the file inside the root or pass --root with a folder that contains it`,
+        error:
+          `File reference '${ref}' leads outside the dataset root '${root}'; expected a path inside the root; move the file inside the root or pass --root with a folder that contains it`,
       };
     }
     return {
-      error: `File reference '${ref}' not found; expected a file relative to '${fromDir}' or a folder above it up to the dataset root '${root}'${
-        escaped ? " (paths that leave the root are not searched)" : ""
-      }; tried: ${tried.join(", ")}; check the path`,
+      error:
+        `File reference '${ref}' not found; expected a file relative to '${fromDir}' or a folder above it up to the dataset root '${root}'${
+          escaped ? " (paths that leave the root are not searched)" : ""
+        }; tried: ${tried.join(", ")}; check the path`,
     };
   }
 
@@ -215,7 +232,8 @@ async function readTextFile(
     const info = await Deno.stat(path);
     if (info.size > maxBytes) {
       return {
-        error: `File '${path}' is ${info.size} bytes; expected at most ${maxBytes} bytes; reference a smaller file`,
+        error:
+          `File '${path}' is ${info.size} bytes; expected at most ${maxBytes} bytes; reference a smaller file`,
       };
     }
     bytes = await Deno.readFile(path);

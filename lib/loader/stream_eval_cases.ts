@@ -35,7 +35,10 @@ export async function* streamEvalCases(
     yield* (await loadYamlCases(setup, report)).cases;
     return;
   }
-  const defaults = await sidecarDefaults(setup, { verbose: options.verbose ?? false, emit: report });
+  const defaults = await sidecarDefaults(setup, {
+    verbose: options.verbose ?? false,
+    emit: report,
+  });
   const fileError = (message: string, line?: number): EvalLoadError =>
     EvalLoadError.from([{ severity: "error", file: setup.file, line, column: 1, message }]);
   let file: Deno.FsFile;
@@ -43,14 +46,30 @@ export async function* streamEvalCases(
     file = await Deno.open(setup.absFile, { read: true });
   } catch (e) {
     throw fileError(
-      `Cannot read the file: ${e instanceof Error ? e.message : e}; expected a readable eval file; check the path and permissions`,
+      `Cannot read the file: ${
+        e instanceof Error ? e.message : e
+      }; expected a readable eval file; check the path and permissions`,
     );
   }
   const decoder = new TextDecoder("utf-8", { fatal: true });
   const buffer = new Uint8Array(64 * 1024);
-  let pending = "";
+  // Pieces of a line that spans chunks, joined once its end arrives (no repeated copying).
+  let carry: string[] = [];
   let lineNumber = 1;
   let first = true;
+  async function* handle(raw: string): AsyncGenerator<EvalCase> {
+    const lineText = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
+    if (lineText.trim() !== "") {
+      const line = { line: lineNumber, text: lineText };
+      const parsed = parseRecord(line, setup.file);
+      if ("diagnostic" in parsed) throw EvalLoadError.from([parsed.diagnostic]);
+      const pending = processRecord(parsed.value, line, { setup, defaults });
+      const outcome = pending instanceof Promise ? await pending : pending;
+      for (const d of outcome.diagnostics) report(d);
+      if (outcome.evalCase) yield outcome.evalCase;
+    }
+    lineNumber++;
+  }
   try {
     while (true) {
       const n = await file.read(buffer);
@@ -68,7 +87,7 @@ export async function* streamEvalCases(
       }
       let text: string;
       try {
-        text = pending + decoder.decode(chunk, { stream: !done });
+        text = decoder.decode(chunk, { stream: !done });
       } catch {
         throw fileError(
           "File is not valid UTF-8; expected UTF-8 text; re-save the file with UTF-8 encoding",
@@ -78,25 +97,21 @@ export async function* streamEvalCases(
       let start = 0;
       while (true) {
         const end = text.indexOf("\n", start);
-        if (end === -1 && !done) break;
-        const stop = end === -1 ? text.length : end;
-        const raw = text.slice(start, stop);
-        const lineText = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
-        if (lineText.trim() !== "") {
-          const line = { line: lineNumber, text: lineText };
-          const parsed = parseRecord(line, setup.file);
-          if ("diagnostic" in parsed) throw EvalLoadError.from([parsed.diagnostic]);
-          const pending = processRecord(parsed.value, line, { setup, defaults });
-          const outcome = pending instanceof Promise ? await pending : pending;
-          for (const d of outcome.diagnostics) report(d);
-          if (outcome.evalCase) yield outcome.evalCase;
-        }
-        lineNumber++;
         if (end === -1) break;
+        let raw = text.slice(start, end);
+        if (carry.length > 0) {
+          carry.push(raw);
+          raw = carry.join("");
+          carry = [];
+        }
+        yield* handle(raw);
         start = end + 1;
       }
-      pending = done ? "" : text.slice(start);
-      if (done) break;
+      if (start < text.length) carry.push(text.slice(start));
+      if (done) {
+        if (carry.length > 0) yield* handle(carry.join(""));
+        break;
+      }
     }
   } finally {
     file.close();

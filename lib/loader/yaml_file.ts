@@ -52,7 +52,13 @@ export async function loadYamlCases(
     report(d);
   };
   for (const w of source.warnings) {
-    emit({ severity: "warning", file, line: w.position?.line, column: w.position?.column, message: w.message });
+    emit({
+      severity: "warning",
+      file,
+      line: w.position?.line,
+      column: w.position?.column,
+      message: w.message,
+    });
   }
   const value = source.value;
   if (value === null || typeof value !== "object" || Array.isArray(value)) {

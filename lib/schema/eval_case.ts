@@ -6,7 +6,9 @@
  */
 import { z } from "zod";
 import { EVALUATOR_TYPES, EvaluatorConfigSchema } from "./evaluator.ts";
-import { MessageSchema } from "./message.ts";
+import { type Message, MessageSchema } from "./message.ts";
+import type { EvaluatorConfig, EvaluatorType } from "./evaluator_types.ts";
+import type { Assert, Same } from "./_type_check.ts";
 
 /** A case's run settings: always has `target`; other keys are kept as written. */
 export const CaseExecutionSchema = z.looseObject({ target: z.string() });
@@ -38,7 +40,38 @@ export const EvalCaseSchema = z.object({
  * const cases: EvalCase[] = await loadEvalCases("evals/dataset.yaml");
  * ```
  */
-export type EvalCase = z.infer<typeof EvalCaseSchema>;
+export interface EvalCase {
+  /** Case id. */
+  id: string;
+  /** Dataset name (file's `dataset:`, sidecar's, or the file name). */
+  dataset: string;
+  /** Groups cases of one conversation. */
+  conversation_id?: string;
+  /** What a good answer does. */
+  expected_outcome: string;
+  /** Input messages (string shorthand → one user message). */
+  input: Message[];
+  /** Expected messages (empty when absent). */
+  expected_output: Message[];
+  /** Run settings; always has `target`. */
+  execution: CaseExecution;
+  /** Default evaluator kind, used when `evaluators` is empty. */
+  evaluator: EvaluatorType;
+  /** Evaluators (inline `rubrics` become a leading `rubric` evaluator). */
+  evaluators: EvaluatorConfig[];
+  /** Absolute paths of guideline files, in order. */
+  guideline_paths: string[];
+  /** Guideline paths, then other input file paths. */
+  file_paths: string[];
+}
+
+/** A case's run settings: always has `target`; other keys as written. */
+export interface CaseExecution {
+  /** Target name (default `default`). */
+  target: string;
+  /** Other keys are kept. */
+  [key: string]: unknown;
+}
 
 /** A problem found in a user's file. */
 export const DiagnosticSchema = z.object({
@@ -54,4 +87,23 @@ export const DiagnosticSchema = z.object({
  * A problem found in a user's file: `path` is the location inside the document, e.g.
  * `evalcases[2].evaluators[0].weight`; `line`/`column` are 1-based.
  */
-export type Diagnostic = z.infer<typeof DiagnosticSchema>;
+export interface Diagnostic {
+  /** `error` makes the file or case invalid; `warning` does not. */
+  severity: "error" | "warning";
+  /** The file the problem is in. */
+  file: string;
+  /** 1-based line. */
+  line?: number;
+  /** 1-based column. */
+  column?: number;
+  /** Location inside the document, e.g. `evalcases[2].evaluators[0].weight`. */
+  path?: string;
+  /** What is wrong; what was expected; how to fix. */
+  message: string;
+}
+
+// The explicit types must say exactly what the schemas produce.
+type _Checks = [
+  Assert<Same<EvalCase, z.output<typeof EvalCaseSchema>>>,
+  Assert<Same<Diagnostic, z.output<typeof DiagnosticSchema>>>,
+];

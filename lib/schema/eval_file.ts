@@ -131,57 +131,50 @@ function rawEvalCaseSchema(parts: CaseParts) {
     evaluator: EvaluatorKindSchema.optional(),
     rubrics: rubrics.optional(),
     ...docKeys,
-  }).superRefine((c, ctx) => {
-    const outcome = c.expected_outcome ?? c.outcome;
-    if (outcome === undefined || outcome.trim() === "") {
-      ctx.addIssue({
-        code: "custom",
-        path: [],
-        message:
-          "missing expected_outcome; add `expected_outcome:` describing what a good answer does",
-      });
-    }
-    if (c.input === undefined && c.input_messages === undefined) {
-      ctx.addIssue({
-        code: "custom",
-        path: [],
-        message: "missing input; add `input:` (a string or a list of messages)",
-      });
-    } else if (
-      Array.isArray(c.input ?? c.input_messages) && (c.input ?? c.input_messages)!.length === 0
-    ) {
-      ctx.addIssue({
-        code: "custom",
-        path: [c.input !== undefined ? "input" : "input_messages"],
-        message: "input has no messages; add at least one message",
-      });
-    }
-  }).transform((c) => {
-    const rawInput = c.input ?? c.input_messages ?? [];
-    const input: Message[] = typeof rawInput === "string"
-      ? [{ role: "user", content: rawInput }]
-      : rawInput as Message[];
-    const rawExpected = c.expected_output ?? c.expected_messages;
-    let expected_output: Message[] = [];
-    if (typeof rawExpected === "string") {
-      expected_output = [{ role: "assistant", content: rawExpected }];
-    } else if (Array.isArray(rawExpected)) {
-      expected_output = rawExpected as Message[];
-    } else if (rawExpected !== undefined) {
-      expected_output = [{ role: "assistant", content: rawExpected }];
-    }
-    return {
-      id: c.id,
-      conversation_id: c.conversation_id,
-      expected_outcome: (c.expected_outcome ?? c.outcome)!,
-      input,
-      expected_output,
-      execution: c.execution,
-      evaluators: c.evaluators,
-      evaluator: c.evaluator,
-      rubrics: c.rubrics,
-    };
-  });
+  })
+    // Plain predicates (not superRefine), so the compiled fast parser allocates nothing here.
+    .refine((c) => (c.expected_outcome ?? c.outcome)?.trim(), {
+      message:
+        "missing expected_outcome; add `expected_outcome:` describing what a good answer does",
+    })
+    .refine((c) => c.input !== undefined || c.input_messages !== undefined, {
+      message: "missing input; add `input:` (a string or a list of messages)",
+    })
+    .refine((c) => !(Array.isArray(c.input) && c.input.length === 0), {
+      path: ["input"],
+      message: "input has no messages; add at least one message",
+    })
+    .refine(
+      (c) =>
+        !(c.input === undefined && c.input_messages !== undefined && c.input_messages.length === 0),
+      { path: ["input_messages"], message: "input has no messages; add at least one message" },
+    )
+    .transform((c) => {
+      const rawInput = c.input ?? c.input_messages ?? [];
+      const input: Message[] = typeof rawInput === "string"
+        ? [{ role: "user", content: rawInput }]
+        : rawInput as Message[];
+      const rawExpected = c.expected_output ?? c.expected_messages;
+      let expected_output: Message[] = [];
+      if (typeof rawExpected === "string") {
+        expected_output = [{ role: "assistant", content: rawExpected }];
+      } else if (Array.isArray(rawExpected)) {
+        expected_output = rawExpected as Message[];
+      } else if (rawExpected !== undefined) {
+        expected_output = [{ role: "assistant", content: rawExpected }];
+      }
+      return {
+        id: c.id,
+        conversation_id: c.conversation_id,
+        expected_outcome: (c.expected_outcome ?? c.outcome)!,
+        input,
+        expected_output,
+        execution: c.execution,
+        evaluators: c.evaluators,
+        evaluator: c.evaluator,
+        rubrics: c.rubrics,
+      };
+    });
 }
 
 /** A case after alias and shorthand resolution, before file-level defaults are applied. */

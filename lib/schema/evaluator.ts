@@ -6,6 +6,28 @@
  * @module
  */
 import { z } from "zod";
+import type { Assert, Same } from "./_type_check.ts";
+import type {
+  Aggregator,
+  CodeJudgeConfig,
+  CompositeConfig,
+  ContainsConfig,
+  CostConfig,
+  EqualsConfig,
+  EvaluatorConfig,
+  EvaluatorType,
+  FieldAccuracyConfig,
+  IsJsonConfig,
+  JsonSchemaConfig,
+  LatencyConfig,
+  LlmJudgeConfig,
+  RegexConfig,
+  Rubric,
+  RubricConfig,
+  TokenUsageConfig,
+  ToolTrajectoryConfig,
+} from "./evaluator_types.ts";
+export type { EvaluatorType } from "./evaluator_types.ts";
 
 /** Every evaluator type agentv knows. */
 export const EVALUATOR_TYPES = [
@@ -24,9 +46,6 @@ export const EVALUATOR_TYPES = [
   "is_json",
   "json_schema",
 ] as const;
-
-/** An evaluator type name. */
-export type EvaluatorType = typeof EVALUATOR_TYPES[number];
 
 /** `weight`: a finite number >= 0, default 1. */
 export const WeightSchema = z.number({ error: "weight must be a number >= 0 (e.g. 1 or 0.5)" })
@@ -67,9 +86,6 @@ export const RubricListSchema = z.array(RubricItemSchema).min(1, {
       : { ...item, id: item.id ?? `rubric-${i + 1}` }
   )
 );
-
-/** A normalised rubric item. */
-export type Rubric = z.output<typeof RubricListSchema>[number];
 
 const withName = <T extends { name?: string; type: string }>(v: T) => ({
   ...v,
@@ -295,20 +311,6 @@ export interface CompositeInput {
   aggregator?: z.input<typeof AggregatorSchema>;
 }
 
-/** Normalised composite evaluator. */
-export interface CompositeConfig {
-  /** Always `composite`. */
-  type: "composite";
-  /** Name (defaults to the type). */
-  name: string;
-  /** Weight in the case score. */
-  weight: number;
-  /** Member evaluators. */
-  evaluators: EvaluatorConfig[];
-  /** How members are combined. */
-  aggregator: z.output<typeof AggregatorSchema>;
-}
-
 /** Any evaluator configuration, discriminated on `type`. */
 export const EvaluatorConfigSchema: z.ZodType<EvaluatorConfig, EvaluatorConfigInput> = z
   .discriminatedUnion("type", [
@@ -359,52 +361,48 @@ export const SimpleEvaluatorConfigSchema: z.ZodType<EvaluatorConfig, EvaluatorCo
     JsonSchemaEvaluatorSchema,
   ]) as unknown as z.ZodType<EvaluatorConfig, EvaluatorConfigInput>;
 
-/** A normalised `llm_judge` config. */
-export type LlmJudgeConfig = z.output<typeof LlmJudgeSchema>;
-/** A normalised `rubric` config. */
-export type RubricConfig = z.output<typeof RubricEvaluatorSchema>;
-/** A normalised `code_judge` config (extra keys are passed to the script as `config`). */
-export type CodeJudgeConfig = z.output<typeof CodeJudgeSchema>;
-/** A normalised `tool_trajectory` config. */
-export type ToolTrajectoryConfig = z.output<typeof ToolTrajectorySchema>;
-/** A normalised `field_accuracy` config. */
-export type FieldAccuracyConfig = z.output<typeof FieldAccuracySchema>;
-/** A normalised `latency` config. */
-export type LatencyConfig = z.output<typeof LatencySchema>;
-/** A normalised `cost` config. */
-export type CostConfig = z.output<typeof CostSchema>;
-/** A normalised `token_usage` config. */
-export type TokenUsageConfig = z.output<typeof TokenUsageEvaluatorSchema>;
-/** A normalised `equals` config. */
-export type EqualsConfig = z.output<typeof EqualsSchema>;
-/** A normalised `contains` config. */
-export type ContainsConfig = z.output<typeof ContainsSchema>;
-/** A normalised `regex` config. */
-export type RegexConfig = z.output<typeof RegexSchema>;
-/** A normalised `is_json` config. */
-export type IsJsonConfig = z.output<typeof IsJsonSchema>;
-/** A normalised `json_schema` config. */
-export type JsonSchemaConfig = z.output<typeof JsonSchemaEvaluatorSchema>;
+export type {
+  Aggregator,
+  CodeJudgeConfig,
+  CompositeConfig,
+  ContainsConfig,
+  CostConfig,
+  EqualsConfig,
+  EvaluatorBase,
+  EvaluatorConfig,
+  ExpectedTool,
+  FieldAccuracyConfig,
+  FieldSpec,
+  IsJsonConfig,
+  JsonSchemaConfig,
+  LatencyConfig,
+  LlmJudgeConfig,
+  RegexConfig,
+  Rubric,
+  RubricConfig,
+  TokenUsageConfig,
+  ToolTrajectoryConfig,
+} from "./evaluator_types.ts";
 
-/**
- * A normalised evaluator configuration: every variant has `name`, `type` and `weight`, plus its
- * own options.
- */
-export type EvaluatorConfig =
-  | LlmJudgeConfig
-  | RubricConfig
-  | CodeJudgeConfig
-  | CompositeConfig
-  | ToolTrajectoryConfig
-  | FieldAccuracyConfig
-  | LatencyConfig
-  | CostConfig
-  | TokenUsageConfig
-  | EqualsConfig
-  | ContainsConfig
-  | RegexConfig
-  | IsJsonConfig
-  | JsonSchemaConfig;
+// The explicit types must say exactly what the schemas produce.
+type _Checks = [
+  Assert<Same<LlmJudgeConfig, z.output<typeof LlmJudgeSchema>>>,
+  Assert<Same<RubricConfig, z.output<typeof RubricEvaluatorSchema>>>,
+  Assert<Same<CodeJudgeConfig, z.output<typeof CodeJudgeSchema>>>,
+  Assert<Same<ToolTrajectoryConfig, z.output<typeof ToolTrajectorySchema>>>,
+  Assert<Same<FieldAccuracyConfig, z.output<typeof FieldAccuracySchema>>>,
+  Assert<Same<LatencyConfig, z.output<typeof LatencySchema>>>,
+  Assert<Same<CostConfig, z.output<typeof CostSchema>>>,
+  Assert<Same<TokenUsageConfig, z.output<typeof TokenUsageEvaluatorSchema>>>,
+  Assert<Same<EqualsConfig, z.output<typeof EqualsSchema>>>,
+  Assert<Same<ContainsConfig, z.output<typeof ContainsSchema>>>,
+  Assert<Same<RegexConfig, z.output<typeof RegexSchema>>>,
+  Assert<Same<IsJsonConfig, z.output<typeof IsJsonSchema>>>,
+  Assert<Same<JsonSchemaConfig, z.output<typeof JsonSchemaEvaluatorSchema>>>,
+  Assert<Same<Aggregator, z.output<typeof AggregatorSchema>>>,
+  Assert<Same<Rubric, z.output<typeof RubricListSchema>[number]>>,
+  Assert<Same<EvaluatorType, typeof EVALUATOR_TYPES[number]>>,
+];
 
 /** An evaluator configuration as written in a file. */
 export type EvaluatorConfigInput =

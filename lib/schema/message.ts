@@ -5,6 +5,7 @@
  * @module
  */
 import { z } from "zod";
+import type { Assert, Same } from "./_type_check.ts";
 
 /** The roles a message may have. */
 export const ROLES = ["system", "user", "assistant", "tool"] as const;
@@ -21,8 +22,23 @@ export const ToolCallSchema = z.looseObject({
   duration_ms: z.number().optional(),
 }).describe("A tool call: `tool` names the tool, `input` holds its arguments (any JSON value)");
 
-/** A tool call (expected or observed). */
-export type ToolCall = z.infer<typeof ToolCallSchema>;
+/** A tool call (expected or observed): `input` holds the arguments; other keys are kept. */
+export interface ToolCall {
+  /** Tool name. */
+  tool: string;
+  /** Arguments (any JSON value). */
+  input?: unknown;
+  /** Result (any JSON value). */
+  output?: unknown;
+  /** Call id. */
+  id?: string;
+  /** ISO time. */
+  timestamp?: string;
+  /** Duration of the call in ms. */
+  duration_ms?: number;
+  /** Other keys are kept. */
+  [key: string]: unknown;
+}
 
 /** `{type: text, value}` content segment. */
 export const TextSegmentSchema = z.strictObject({
@@ -59,14 +75,11 @@ export const RawMessageSchema = z.strictObject({
   content: RawContentSchema.optional(),
   tool_calls: z.array(ToolCallSchema).optional(),
   name: z.string().optional(),
-}).superRefine((m, ctx) => {
-  if (m.content === undefined && (m.tool_calls === undefined || m.tool_calls.length === 0)) {
-    ctx.addIssue({
-      code: "custom",
-      message: "message has neither content nor tool_calls; add `content:` or `tool_calls:`",
-    });
-  }
-});
+}).refine(
+  // A plain predicate (not superRefine): the compiled fast parser then allocates nothing for it.
+  (m) => m.content !== undefined || (m.tool_calls !== undefined && m.tool_calls.length > 0),
+  { message: "message has neither content nor tool_calls; add `content:` or `tool_calls:`" },
+);
 
 /** A message as written in an eval file. */
 export type RawMessage = z.input<typeof RawMessageSchema>;
@@ -87,8 +100,38 @@ export const SegmentSchema = z.union([
   z.looseObject({ type: z.string() }),
 ]);
 
+/** `{type: "text", value}` segment. */
+export interface TextSegment {
+  /** Always `text`. */
+  type: "text";
+  /** The text. */
+  value: string;
+}
+
+/** A resolved file reference: `path` is absolute, `text` the file's content. */
+export interface ResolvedFileSegment {
+  /** Always `file`. */
+  type: "file";
+  /** The reference as written. */
+  value: string;
+  /** Absolute path of the file. */
+  path: string;
+  /** The file's text (CRLF normalised to LF). */
+  text: string;
+  /** Set when the file is a guideline (prepended to the prompt). */
+  guideline?: boolean;
+}
+
+/** Any other segment, kept verbatim. */
+export interface OtherSegment {
+  /** Segment type. */
+  type: string;
+  /** Other keys are kept. */
+  [key: string]: unknown;
+}
+
 /** A content segment on a normalised message. */
-export type Segment = z.infer<typeof SegmentSchema>;
+export type Segment = TextSegment | ResolvedFileSegment | OtherSegment;
 
 /** A normalised message on an {@link EvalCase}: file segments carry `path` and `text`. */
 export const MessageSchema = z.object({
@@ -100,4 +143,20 @@ export const MessageSchema = z.object({
 });
 
 /** A normalised message: `{role, content?, tool_calls?, name?}`. */
-export type Message = z.infer<typeof MessageSchema>;
+export interface Message {
+  /** Who speaks. */
+  role: "system" | "user" | "assistant" | "tool";
+  /** Text, segments, or a structured object. */
+  content?: string | Segment[] | Record<string, unknown>;
+  /** Tool calls (expected messages). */
+  tool_calls?: ToolCall[];
+  /** Speaker name. */
+  name?: string;
+}
+
+// The explicit types must say exactly what the schemas produce.
+type _Checks = [
+  Assert<Same<ToolCall, z.output<typeof ToolCallSchema>>>,
+  Assert<Same<Segment, z.output<typeof SegmentSchema>>>,
+  Assert<Same<Message, z.output<typeof MessageSchema>>>,
+];

@@ -5,13 +5,14 @@
  * @module
  */
 import { z } from "zod";
-import { ToolCallSchema } from "./message.ts";
+import { type ToolCall, ToolCallSchema } from "./message.ts";
+import type { Assert, Same } from "./_type_check.ts";
 
 /** A verdict on a score: pass >= 0.8, borderline >= 0.6, else fail. */
 export const VerdictSchema = z.enum(["pass", "borderline", "fail"]);
 
-/** A verdict. */
-export type Verdict = z.infer<typeof VerdictSchema>;
+/** A verdict: pass >= 0.8, borderline >= 0.6, else fail. */
+export type Verdict = "pass" | "borderline" | "fail";
 
 /** Token counts reported by a provider. */
 export const TokenUsageSchema = z.object({
@@ -21,7 +22,14 @@ export const TokenUsageSchema = z.object({
 });
 
 /** Token counts reported by a provider. */
-export type TokenUsage = z.infer<typeof TokenUsageSchema>;
+export interface TokenUsage {
+  /** Prompt tokens. */
+  input: number;
+  /** Completion tokens. */
+  output: number;
+  /** Cached prompt tokens, when reported. */
+  cached?: number;
+}
 
 /** A message produced by a target (the trace). `content` is any JSON value. */
 export const OutputMessageSchema = z.looseObject({
@@ -33,8 +41,23 @@ export const OutputMessageSchema = z.looseObject({
   metadata: z.record(z.string(), z.unknown()).optional(),
 });
 
-/** A message produced by a target. */
-export type OutputMessage = z.infer<typeof OutputMessageSchema>;
+/** A message produced by a target (the trace); other keys are kept. */
+export interface OutputMessage {
+  /** Role, usually `assistant` or `tool`. */
+  role: string;
+  /** Speaker name. */
+  name?: string;
+  /** Any JSON value; the candidate answer is the last assistant content. */
+  content?: unknown;
+  /** Tool calls made in this message. */
+  tool_calls?: ToolCall[];
+  /** ISO time. */
+  timestamp?: string;
+  /** Extra data. */
+  metadata?: Record<string, unknown>;
+  /** Other keys are kept. */
+  [key: string]: unknown;
+}
 
 /** Summary of a trace, written to results as `trace_summary`. */
 export const TraceSummarySchema = z.object({
@@ -47,8 +70,23 @@ export const TraceSummarySchema = z.object({
   duration_ms: z.number().optional(),
 });
 
-/** Summary of a trace. */
-export type TraceSummary = z.infer<typeof TraceSummarySchema>;
+/** Summary of a trace (counts keyed by tool name as called). */
+export interface TraceSummary {
+  /** Number of tool calls. */
+  event_count: number;
+  /** Distinct tool names, sorted. */
+  tool_names: string[];
+  /** Calls per tool name. */
+  tool_calls_by_name: Record<string, number>;
+  /** Tool calls that reported an error. */
+  error_count: number;
+  /** Token counts, when reported. */
+  token_usage?: TokenUsage;
+  /** Cost in USD, when known. */
+  cost_usd?: number;
+  /** Duration in ms. */
+  duration_ms?: number;
+}
 
 /** The score an evaluator gives: `score` in [0, 1], optional verdict, hits and misses. */
 export const EvaluationScoreSchema = z.object({
@@ -68,7 +106,18 @@ export const EvaluationScoreSchema = z.object({
  * const s: EvaluationScore = { score: 1, verdict: "pass", hits: ["ok"], misses: [] };
  * ```
  */
-export type EvaluationScore = z.infer<typeof EvaluationScoreSchema>;
+export interface EvaluationScore {
+  /** Score in [0, 1]. */
+  score: number;
+  /** Verdict from the score. */
+  verdict?: "pass" | "fail" | "borderline";
+  /** What went right. */
+  hits: string[];
+  /** What went wrong. */
+  misses: string[];
+  /** Free-text reasoning. */
+  reasoning?: string;
+}
 
 /** One evaluator's result on a case, as written under `evaluator_results`. */
 export const EvaluatorResultSchema: z.ZodType<EvaluatorResult> = z.object({
@@ -146,5 +195,58 @@ export const ResultRowSchema = z.looseObject({
   dry_run: z.boolean().optional(),
 });
 
-/** One line of a results file. */
-export type ResultRow = z.infer<typeof ResultRowSchema>;
+/** One line of a results file (snake_case, as in the original tool's results). */
+export interface ResultRow {
+  /** ISO time the case finished. */
+  timestamp: string;
+  /** Case id. */
+  eval_id: string;
+  /** Dataset name. */
+  dataset: string;
+  /** Conversation id, when set. */
+  conversation_id?: string;
+  /** Name of the evaluated target. */
+  target: string;
+  /** `ok`, `error` (see `error`) or `skipped`. */
+  status: "ok" | "error" | "skipped";
+  /** Case score in [0, 1] (0 on error). */
+  score: number;
+  /** Case verdict. */
+  verdict: Verdict;
+  /** What went right. */
+  hits: string[];
+  /** What went wrong. */
+  misses: string[];
+  /** Reasoning of the evaluators. */
+  reasoning?: string;
+  /** The answer that was graded. */
+  candidate_answer: string;
+  /** Per-evaluator results. */
+  evaluator_results: EvaluatorResult[];
+  /** Summary of the trace. */
+  trace_summary?: TraceSummary;
+  /** The target's output messages (so traces can be re-graded). */
+  output_messages: OutputMessage[];
+  /** Token counts of the target call. */
+  token_usage?: TokenUsage;
+  /** Wall time of the target call, measured by the runner. */
+  duration_ms: number;
+  /** Attempts made (retries + 1). */
+  attempts: number;
+  /** Why the case failed to run or score. */
+  error?: string;
+  /** Set on `--dry-run` rows. */
+  dry_run?: boolean;
+  /** Other keys are kept. */
+  [key: string]: unknown;
+}
+
+// The explicit types must say exactly what the schemas produce.
+type _Checks = [
+  Assert<Same<Verdict, z.output<typeof VerdictSchema>>>,
+  Assert<Same<TokenUsage, z.output<typeof TokenUsageSchema>>>,
+  Assert<Same<OutputMessage, z.output<typeof OutputMessageSchema>>>,
+  Assert<Same<TraceSummary, z.output<typeof TraceSummarySchema>>>,
+  Assert<Same<EvaluationScore, z.output<typeof EvaluationScoreSchema>>>,
+  Assert<Same<ResultRow, z.output<typeof ResultRowSchema>>>,
+];

@@ -56,10 +56,9 @@ export function decodeText(bytes: Uint8Array): DecodeResult {
     const bad = firstInvalidUtf8(bytes, start);
     return {
       ok: false,
-      message:
-        `File is not valid UTF-8 (byte 0x${
-          (bytes[bad] ?? 0).toString(16).padStart(2, "0")
-        } at offset ${bad}); expected UTF-8 text; re-save the file with UTF-8 encoding`,
+      message: `File is not valid UTF-8 (byte 0x${
+        (bytes[bad] ?? 0).toString(16).padStart(2, "0")
+      } at offset ${bad}); expected UTF-8 text; re-save the file with UTF-8 encoding`,
       position: positionOfByte(bytes, start, bad),
     };
   }

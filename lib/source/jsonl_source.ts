@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { findNodeAtLocation, parse as parseLoose, parseTree, type ParseError } from "jsonc-parser";
+import { findNodeAtLocation, parse as parseLoose, type ParseError, parseTree } from "jsonc-parser";
 import type { Position } from "./decode.ts";
 import type { PathKey } from "./yaml_source.ts";
 

@@ -5,7 +5,16 @@
  *
  * @module
  */
-import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, type Node, parseDocument } from "yaml";
+import {
+  isAlias,
+  isMap,
+  isPair,
+  isScalar,
+  isSeq,
+  LineCounter,
+  type Node,
+  parseDocument,
+} from "yaml";
 import type { Position } from "./decode.ts";
 
 /** One step of a path inside a document: a mapping key or a list index. */

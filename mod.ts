@@ -1,0 +1,139 @@
+/**
+ * agentv: evaluate LLM applications and AI agents from version-controlled YAML/JSONL datasets.
+ *
+ * Load and validate eval files, run them against targets (OpenAI, Azure, Anthropic, Gemini, CLI
+ * agents, mocks), score answers with evaluators and read the results.
+ *
+ * @example Load the cases of an eval file
+ * ```ts
+ * import { loadEvalCases } from "@agentv/agentv";
+ *
+ * const cases = await loadEvalCases("evals/dataset.yaml", {
+ *   onDiagnostic: (d) => console.warn(`${d.file}:${d.line}:${d.column}: ${d.message}`),
+ * });
+ * console.log(cases.length);
+ * ```
+ *
+ * @example Run evals and gate on the result
+ * ```ts
+ * import { runEval } from "@agentv/agentv";
+ *
+ * const { summary } = await runEval({
+ *   files: ["evals/dataset.yaml"],
+ *   env: Deno.env.toObject(),
+ *   cwd: Deno.cwd(),
+ * });
+ * console.log(summary.mean);
+ * ```
+ *
+ * @module
+ */
+
+export { loadEvalCases, type LoadEvalCasesOptions } from "./lib/loader/load_eval_cases.ts";
+export { type EvalFileReport, validateEvalFile } from "./lib/loader/validate_eval_file.ts";
+export { streamEvalCases } from "./lib/loader/stream_eval_cases.ts";
+export { type LoadedEvalFile, loadEvalFile } from "./lib/loader/load_eval_file.ts";
+export type { LoadOptions } from "./lib/loader/context.ts";
+export { EvalLoadError } from "./lib/loader/errors.ts";
+export { type DiscoveredFiles, discoverEvalFiles } from "./lib/loader/discover.ts";
+export { buildChatMessages, renderGuidelines, renderPrompt } from "./lib/prompt/render_prompt.ts";
+export { evalFileJsonSchema } from "./lib/schema/json_schema.ts";
+
+export {
+  type EvalFileLoader,
+  type LoadedEvalSet,
+  runEval,
+  type RunEvalOptions,
+  type RunEvalResult,
+} from "./lib/runner/run_eval.ts";
+export type {
+  CaseFinishedEvent,
+  CaseStartedEvent,
+  InterruptedEvent,
+  RetryEvent,
+  RunEvent,
+  RunFinishedEvent,
+  RunStartedEvent,
+  TargetResolvedEvent,
+} from "./lib/runner/events.ts";
+export { RunConfigError } from "./lib/runner/errors.ts";
+export { readResults, type ReadResultsOutput } from "./lib/report/read_results.ts";
+export {
+  type EvaluatorMean,
+  type HistogramBin,
+  type RunSummary,
+  type ScoreStats,
+  type SummarizeOptions,
+  summarizeResults,
+  type SummaryError,
+} from "./lib/report/summary.ts";
+
+export { runEvaluator } from "./lib/evaluators/run_evaluator.ts";
+export { scoreToVerdict } from "./lib/evaluators/verdict.ts";
+export { aggregateCaseScore, type CaseScore } from "./lib/evaluators/case_score.ts";
+export { createTarget, type CreateTargetOptions } from "./lib/targets/registry.ts";
+export {
+  type LoadedTargetsFile,
+  loadTargetsFile,
+  type TargetsValidation,
+  validateTargetsFile,
+} from "./lib/targets/targets_file.ts";
+
+export type { CaseExecution, Diagnostic, EvalCase } from "./lib/schema/eval_case.ts";
+export type {
+  Message,
+  OtherSegment,
+  ResolvedFileSegment,
+  Segment,
+  TextSegment,
+  ToolCall,
+} from "./lib/schema/message.ts";
+export type {
+  Aggregator,
+  CodeJudgeConfig,
+  CompositeConfig,
+  ContainsConfig,
+  CostConfig,
+  EqualsConfig,
+  EvaluatorBase,
+  EvaluatorConfig,
+  EvaluatorType,
+  ExpectedTool,
+  FieldAccuracyConfig,
+  FieldSpec,
+  IsJsonConfig,
+  JsonSchemaConfig,
+  LatencyConfig,
+  LlmJudgeConfig,
+  RegexConfig,
+  Rubric,
+  RubricConfig,
+  TokenUsageConfig,
+  ToolTrajectoryConfig,
+} from "./lib/schema/evaluator_types.ts";
+export type { TargetDefinition, TargetsFile } from "./lib/schema/targets.ts";
+export type {
+  EvaluationScore,
+  EvaluatorResult,
+  OutputMessage,
+  ResultRow,
+  TokenUsage,
+  TraceSummary,
+  Verdict,
+} from "./lib/schema/result.ts";
+export type {
+  ChatMessage,
+  RetryPolicy,
+  Target,
+  TargetRequest,
+  TargetResponse,
+} from "./lib/targets/types.ts";
+export { TargetError } from "./lib/targets/types.ts";
+export type {
+  EvaluationContext,
+  EvaluatorFn,
+  EvaluatorOutcome,
+  JudgeClient,
+  JudgeReply,
+  JudgeRequest,
+} from "./lib/evaluators/types.ts";
