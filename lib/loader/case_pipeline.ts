@@ -6,7 +6,8 @@
  * @module
  */
 import type { Diagnostic, EvalCase } from "../schema/eval_case.ts";
-import { parseRawEvalCase } from "../schema/eval_file.ts";
+import { type ParsedEvalCase, parseRawEvalCase } from "../schema/eval_file.ts";
+import type { Message } from "../schema/message.ts";
 import type { Position } from "../source/decode.ts";
 import type { PathKey } from "../source/yaml_source.ts";
 import { formatPath } from "./errors.ts";
@@ -73,7 +74,7 @@ export function processCase(
   if (!result.success) {
     return { diagnostics: toDiagnostics(findings, location, id, true) };
   }
-  const built = normalizeCase(result.data, {
+  const built = normalizeCase(reuseMessages(result.data, value as Record<string, unknown>), {
     defaults,
     ctx,
     keys: {
@@ -89,6 +90,22 @@ export function processCase(
       : toDiagnostics(findings, location, id, evalCase === undefined),
   });
   return built instanceof Promise ? built.then(finish) : finish(built);
+}
+
+/**
+ * Message schemas have no defaults or transforms, so once a case is valid its message arrays, as
+ * parsed from the file, equal the schema's output; reusing them saves a copy of every message
+ * (the corpus tests check the equality).
+ */
+export function reuseMessages(
+  parsed: ParsedEvalCase,
+  raw: Record<string, unknown>,
+): ParsedEvalCase {
+  const input = raw.input !== undefined ? raw.input : raw.input_messages;
+  if (Array.isArray(input)) parsed.input = input as Message[];
+  const expected = raw.expected_output !== undefined ? raw.expected_output : raw.expected_messages;
+  if (Array.isArray(expected)) parsed.expected_output = expected as Message[];
+  return parsed;
 }
 
 function toDiagnostics(

@@ -4,6 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
+import { reuseMessages } from "../../lib/loader/case_pipeline.ts";
 import { loadEvalFile } from "../../lib/loader/load_eval_file.ts";
 import { validateEvalFile } from "../../lib/loader/validate_eval_file.ts";
 import { FastRawEvalCaseSchema, RawEvalCaseSchema } from "../../lib/schema/eval_file.ts";
@@ -62,6 +63,12 @@ Deno.test("corpus: the compiled fast parser and the full schema give the same ou
         assert.deepStrictEqual(fast.data, full.data);
         fastPath++;
       }
+      // the loader reuses validated message arrays as parsed: they must equal the schema output
+      const reused = reuseMessages(
+        { ...full.data! },
+        raw as Record<string, unknown>,
+      );
+      assert.deepStrictEqual(reused, full.data);
       compared++;
     }
   }
