@@ -13,7 +13,6 @@
 import { join } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { loadEvalCases } from "../lib/loader/load_eval_cases.ts";
-import { streamEvalCases } from "../lib/loader/stream_eval_cases.ts";
 
 /** One measured comparison. */
 export interface Comparison {
@@ -153,6 +152,17 @@ async function medians(
   return [mid(ta), mid(tb)];
 }
 
+async function streamInChild(path: string): Promise<{ cases: number; deltaBytes: number }> {
+  const probe = new URL("./_stream_probe.ts", import.meta.url).pathname;
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "--allow-read", "--allow-env=LOG_TOKENS,LOG_STREAM", probe, path],
+    stdout: "piped",
+    stderr: "inherit",
+  }).output();
+  if (!out.success) throw new Error(`stream probe failed with exit code ${out.code}`);
+  return JSON.parse(new TextDecoder().decode(out.stdout));
+}
+
 async function jsonlFloor(path: string): Promise<number> {
   const text = await Deno.readTextFile(path);
   let n = 0;
@@ -184,14 +194,8 @@ export async function benchLoader(options: BenchOptions = {}): Promise<LoaderBen
   const dir = await Deno.makeTempDir({ prefix: "agentv-bench-" });
   try {
     const paths = await writeFixtures(dir, jsonlCases, yamlCases);
-    // Streaming first, while the heap is still small.
-    const before = Deno.memoryUsage().rss;
-    let peak = before;
-    let streamed = 0;
-    for await (const _ of streamEvalCases(paths.jsonl)) {
-      if (++streamed % 1000 === 0) peak = Math.max(peak, Deno.memoryUsage().rss);
-    }
-    peak = Math.max(peak, Deno.memoryUsage().rss);
+    // Streaming in a fresh process, so the growth is not hidden by this process's own heap.
+    const stream = await streamInChild(paths.jsonl);
 
     let loaded = 0;
     await jsonlFloor(paths.jsonl); // warm-up
@@ -226,7 +230,7 @@ export async function benchLoader(options: BenchOptions = {}): Promise<LoaderBen
         cases: yamlLoaded,
         megabytes: round(await mb(paths.yaml)),
       },
-      stream: { rssDeltaMb: round((peak - before) / 1e6), cases: streamed },
+      stream: { rssDeltaMb: round(stream.deltaBytes / 1e6), cases: stream.cases },
     };
   } finally {
     await Deno.remove(dir, { recursive: true });
