@@ -72,9 +72,13 @@ export function sandboxPermissions(roots: string[]): Deno.PermissionOptionsObjec
     env: [...SANDBOX_ENV],
     ffi: false,
     sys: false,
-    import: false,
+    // Run from a URL (`deno run https://…/main.ts`), the worker's own modules come from agentv's
+    // host; nothing else may be imported.
+    import: MODULE_URL.protocol === "file:" ? false : [MODULE_URL.host],
   };
 }
+
+const MODULE_URL = new URL(import.meta.url);
 
 /** A request to the worker (see `load_worker.ts`). */
 export type WorkerRequest = {
