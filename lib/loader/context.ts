@@ -98,7 +98,13 @@ export async function prepareLoad(path: string, options: LoadOptions = {}): Prom
  */
 export async function readSourceText(path: string, displayPath = path): Promise<string> {
   const fail = (message: string, line?: number, column?: number): EvalLoadError =>
-    EvalLoadError.from([{ severity: "error", file: displayPath, line, column, message }]);
+    EvalLoadError.from([{
+      severity: "error",
+      file: displayPath,
+      ...(line !== undefined ? { line } : {}),
+      ...(column !== undefined ? { column } : {}),
+      message,
+    }]);
   let text: string;
   try {
     // Fast path: the platform's decoder; only a suspicious result is decoded again strictly.
