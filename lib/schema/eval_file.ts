@@ -21,7 +21,9 @@ export const ExecutionSchema = executionSchema(EvaluatorConfigSchema);
 /** Builds the `execution:` schema over an evaluator schema (full or {@link SimpleEvaluatorConfigSchema}). */
 function executionSchema(evaluator: typeof EvaluatorConfigSchema) {
   return z.looseObject({
-    target: z.string({ error: "target must be a string naming a target" }).min(1).optional(),
+    target: z.string({
+      error: (i) => `target must be a string naming a target, found ${typeOf(i.input)}`,
+    }).min(1).optional(),
     evaluators: z.array(evaluator).optional(),
   });
 }
@@ -54,7 +56,10 @@ function expectedOutputSchema(message: typeof RawMessageSchema) {
     z.array(message),
     z.record(z.string(), z.unknown()),
   ], {
-    error: "expected_output must be a string, an object (structured answer) or a list of messages",
+    error: (i) =>
+      `expected_output must be a string, an object (structured answer) or an array of messages, found ${
+        typeOf(i.input)
+      }`,
   });
 }
 
@@ -113,22 +118,34 @@ export function parseRawEvalCase(
 function rawEvalCaseSchema(parts: CaseParts) {
   const { evaluator, message, rubrics } = parts;
   return z.strictObject({
-    id: z.string({ error: "id must be a string" }).min(1, { error: "id must not be empty" }),
-    expected_outcome: z.string({ error: "expected_outcome must be a string" }).optional(),
-    outcome: z.string({ error: "outcome must be a string" }).optional(),
+    id: z.string({ error: (i) => `id must be a string, found ${typeOf(i.input)}` }).min(1, {
+      error: "id must not be empty",
+    }),
+    expected_outcome: z.string({
+      error: (i) => `expected_outcome must be a string, found ${typeOf(i.input)}`,
+    }).optional(),
+    outcome: z.string({ error: (i) => `outcome must be a string, found ${typeOf(i.input)}` })
+      .optional(),
     input: z.union([z.string(), z.array(message)], {
-      error: "input must be a string (one user message) or a list of messages",
+      error: (i) =>
+        `input must be a string (one user message) or an array of messages, found ${
+          typeOf(i.input)
+        }`,
     }).optional(),
     input_messages: z.array(message, {
-      error: "input_messages must be a list of messages",
+      error: (i) => `input_messages must be an array of messages, found ${typeOf(i.input)}`,
     }).optional(),
     expected_output: expectedOutputSchema(message).optional(),
     expected_messages: z.array(message, {
-      error: "expected_messages must be a list of messages",
+      error: (i) => `expected_messages must be an array of messages, found ${typeOf(i.input)}`,
     }).optional(),
-    conversation_id: z.string({ error: "conversation_id must be a string" }).optional(),
+    conversation_id: z.string({
+      error: (i) => `conversation_id must be a string, found ${typeOf(i.input)}`,
+    }).optional(),
     execution: executionSchema(evaluator).optional(),
-    evaluators: z.array(evaluator, { error: "evaluators must be a list" }).optional(),
+    evaluators: z.array(evaluator, {
+      error: (i) => `evaluators must be an array of evaluators, found ${typeOf(i.input)}`,
+    }).optional(),
     evaluator: EvaluatorKindSchema.optional(),
     rubrics: rubrics.optional(),
     ...docKeys,
@@ -219,3 +236,23 @@ export type Sidecar = z.output<typeof SidecarSchema>;
 export const EvalFileDocumentSchema = EvalFileSchema.extend({
   evalcases: z.array(RawEvalCaseSchema),
 });
+
+/** Names a value's JSON type for messages ("a string", "an object", "an array", "null"). */
+function typeOf(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  switch (typeof value) {
+    case "string":
+      return "a string";
+    case "number":
+      return "a number";
+    case "boolean":
+      return "a boolean";
+    case "object":
+      return "an object";
+    case "undefined":
+      return "nothing";
+    default:
+      return typeof value;
+  }
+}

@@ -241,7 +241,7 @@ Deno.test("Field validation errors reference line", async () => {
   assert.ok(error);
   assert.ok(error.message.includes("Line 10"), error.message);
   assert.ok(error.message.includes("input_messages"), error.message);
-  assert.ok(error.message.includes("list of messages"), error.message);
+  assert.ok(error.message.includes("array of messages, found a string"), error.message);
   assert.equal(error.line, 10);
   assert.equal(error.path, "input_messages");
 });
