@@ -88,6 +88,11 @@ export async function validatePaths(
     // A folder holding only `.agentv/` files is not a mistake.
     if (discovered.files.length > 0 || settings.size === 0) problems.push(...discovered.problems);
   }
+  // A sidecar named next to its JSONL (e.g. a shell-expanded `evals/*`) is validated with it.
+  for (const [file, kind] of kinds) {
+    const jsonl = file.replace(/\.yaml$/, ".jsonl");
+    if (kind === "eval" && jsonl !== file && kinds.get(jsonl) === "eval") kinds.delete(file);
+  }
   const files = [...kinds.keys()].sort();
 
   // One sandbox worker per dataset root; a few roots are validated at the same time because

@@ -57,9 +57,9 @@ export function processCase(
     });
     return { diagnostics: toDiagnostics(findings, location, undefined, true) };
   }
-  const record = raw as Record<string, unknown>;
+  const record = withoutShadowedAliases(raw as Record<string, unknown>);
   const id = typeof record.id === "string" ? record.id : undefined;
-  let value: unknown = raw;
+  let value: unknown = record;
   let result = parseRawEvalCase(value);
   for (let pass = 0; !result.success && pass < MAX_PASSES; pass++) {
     const report = reportIssues(result.error.issues as unknown as SchemaIssue[]);
@@ -90,6 +90,29 @@ export function processCase(
       : toDiagnostics(findings, location, id, evalCase === undefined),
   });
   return built instanceof Promise ? built.then(finish) : finish(built);
+}
+
+/** Alias keys and the primary keys that win over them. */
+const ALIASES: readonly (readonly [primary: string, alias: string])[] = [
+  ["input", "input_messages"],
+  ["expected_output", "expected_messages"],
+  ["expected_outcome", "outcome"],
+];
+
+/**
+ * The case without the aliases its primary keys shadow: when both `input` and `input_messages`
+ * (or `expected_output` and `expected_messages`, `expected_outcome` and `outcome`) are present,
+ * the new name wins and the alias is ignored entirely, even when its value would be invalid.
+ */
+function withoutShadowedAliases(record: Record<string, unknown>): Record<string, unknown> {
+  let out = record;
+  for (const [primary, alias] of ALIASES) {
+    if (record[primary] !== undefined && alias in record) {
+      if (out === record) out = { ...record };
+      delete out[alias];
+    }
+  }
+  return out;
 }
 
 /**

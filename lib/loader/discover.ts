@@ -20,10 +20,11 @@ export interface DiscoveredFiles {
 const EVAL_EXTENSIONS = new Set([".yaml", ".yml", ".jsonl"]);
 
 /**
- * Expands CLI arguments into eval files. A file is taken as given; a folder is searched
- * recursively; an argument with `*`, `?`, `[` or `{` is a glob (relative to `cwd`). During
- * searches, a `.yaml` beside a `.jsonl` of the same name (its sidecar), `*.baseline.jsonl` and
- * JSONL result files (first record has `eval_id` and `score` but no `id`) are skipped.
+ * Expands CLI arguments into eval files. A file is taken as given (except a sidecar named
+ * together with its JSONL); a folder is searched recursively; an argument with `*`, `?`, `[` or
+ * `{` is a glob (relative to `cwd`). During searches, a `.yaml` beside a `.jsonl` of the same
+ * name (its sidecar), `*.baseline.jsonl` and JSONL result files (first record has `eval_id` and
+ * `score` but no `id`) are skipped.
  *
  * @example
  * ```ts
@@ -62,6 +63,11 @@ export async function discoverEvalFiles(
     } else {
       problems.push(`Not a file or folder: '${arg}'`);
     }
+  }
+  // A sidecar named together with its JSONL (e.g. a shell-expanded `evals/*`) is not an eval file.
+  for (const file of files) {
+    const jsonl = file.replace(/\.yaml$/, ".jsonl");
+    if (jsonl !== file && files.has(jsonl)) files.delete(file);
   }
   return { files: [...files].sort(), problems };
 }

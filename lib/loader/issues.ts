@@ -62,13 +62,22 @@ export function reportIssues(issues: readonly SchemaIssue[]): IssueReport {
         const keyPath = [...path, key];
         unknownKeys.push(keyPath);
         const guess = suggest(key, evalFormatKeys());
+        // A key the format knows elsewhere (e.g. `rubrics` on a `contains` evaluator) is misplaced.
+        const misplaced = guess !== undefined && guess.toLowerCase() === key.toLowerCase();
+        const hint = misplaced
+          ? "it is not valid at this place;"
+          : guess
+          ? `did you mean '${guess}'?`
+          : "expected one of the documented keys;";
         findings.push({
           severity: "warning",
           path: keyPath,
           atKey: true,
-          message: `Unknown key '${key}'${path.length > 0 ? ` in ${formatPath(path)}` : ""}; ${
-            guess ? `did you mean '${guess}'?` : "expected one of the documented keys;"
-          } the key is ignored; remove or rename it`,
+          message: `Unknown key '${key}'${
+            path.length > 0 ? ` in ${formatPath(path)}` : ""
+          }; ${hint} the key is ignored; ${
+            misplaced ? "remove or move it" : "remove or rename it"
+          }`,
         });
       }
       continue;

@@ -82,7 +82,13 @@ export interface TargetResolver {
 function configError(error: unknown, context: string): RunConfigError {
   if (error instanceof RunConfigError) return error;
   if (error instanceof TargetsFileError) {
-    return new RunConfigError(`Invalid targets file ${error.file}`, {
+    const first = error.diagnostics.find((d) => d.severity === "error");
+    const detail = first === undefined
+      ? ""
+      : `: ${
+        first.line !== undefined ? `${first.line}:${first.column ?? 1}: ` : ""
+      }${first.message}`;
+    return new RunConfigError(`Invalid targets file ${error.file}${detail}`, {
       diagnostics: error.diagnostics,
       hint: "fix the targets file (agentv validate shows every problem)",
       cause: error,
@@ -213,7 +219,7 @@ export function createTargetResolver(options: TargetResolverOptions): TargetReso
       ...(target.healthcheck
         ? {
           healthcheck: () => {
-            check ??= target.healthcheck!(options.signal);
+            check ??= target.healthcheck!(options.signal, { evalDir: set.evalDir });
             return check;
           },
         }

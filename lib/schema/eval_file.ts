@@ -217,11 +217,15 @@ export const EvalFileSchema = z.strictObject({
 /** The top-level mapping of a YAML eval file (cases are validated one by one). */
 export type EvalFile = z.output<typeof EvalFileSchema>;
 
-/** The JSONL sidecar (`<name>.yaml` beside `<name>.jsonl`). */
-export const SidecarSchema = z.looseObject({
+/**
+ * The JSONL sidecar (`<name>.yaml` beside `<name>.jsonl`). Unknown keys (a typo such as
+ * `execuiton`) are reported as warnings and ignored, as on a YAML eval file.
+ */
+export const SidecarSchema = z.strictObject({
   $schema: z.string().optional(),
   description: z.string().optional(),
   dataset: z.string().optional(),
+  target: z.string().min(1).optional(),
   execution: ExecutionSchema.optional(),
   evaluator: EvaluatorKindSchema.optional(),
 });

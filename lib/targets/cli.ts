@@ -143,7 +143,10 @@ export function createCliTarget(settings: CliSettings, context: ProviderContext)
 
   return {
     ...(settings.healthcheck
-      ? { healthcheck: (signal: AbortSignal) => ensureHealthy(signal) }
+      ? {
+        healthcheck: (signal: AbortSignal, options?: { evalDir?: string }) =>
+          ensureHealthy(signal, options?.evalDir),
+      }
       : {}),
     async invoke(request: TargetRequest): Promise<TargetResponse> {
       await ensureHealthy(request.signal, request.evalDir);

@@ -155,7 +155,8 @@ export function createTarget(definition: TargetDefinition, options: CreateTarget
     secrets,
     ...(core.healthcheck
       ? {
-        healthcheck: (signal: AbortSignal) => guard(() => core.healthcheck!(signal), secrets),
+        healthcheck: (signal: AbortSignal, options?: { evalDir?: string }) =>
+          guard(() => core.healthcheck!(signal, options), secrets),
       }
       : {}),
     invoke: async (request) => {

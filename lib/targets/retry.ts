@@ -56,7 +56,8 @@ export interface InvokeResult {
  * a status that the provider marked retryable (connection errors, malformed bodies), and
  * per-attempt timeouts. The delay before retry `k` (0-based) is
  * `random() * min(maxDelayMs, initialDelayMs * backoffFactor^k)`, raised to `Retry-After` when
- * the server asked for longer, and capped by `maxDelayMs`. A thrown error carries `attempts`.
+ * the server asked for longer (even beyond `maxDelayMs`, up to the larger of `maxDelayMs` and
+ * {@link RETRY_AFTER_CEILING_MS}). A thrown error carries `attempts`.
  *
  * @example
  * ```ts
@@ -140,8 +141,14 @@ export function retryDelay(
     policy.initialDelayMs * policy.backoffFactor ** retry,
   );
   const backoff = random() * ceiling;
-  return Math.min(policy.maxDelayMs, Math.max(backoff, retryAfterMs ?? 0));
+  // The server's Retry-After is honoured even above `retry_max_delay_ms` (which bounds our own
+  // backoff), up to the larger of that setting and 60 s so a hostile value cannot stall the run.
+  const honoured = Math.min(retryAfterMs ?? 0, Math.max(policy.maxDelayMs, RETRY_AFTER_CEILING_MS));
+  return Math.max(backoff, honoured);
 }
+
+/** The longest `Retry-After` honoured when it exceeds `retry_max_delay_ms`, in ms. */
+export const RETRY_AFTER_CEILING_MS = 60_000;
 
 function toTargetError(error: unknown): TargetError {
   if (error instanceof TargetError) return error;

@@ -107,8 +107,11 @@ export interface Target {
   readonly retry: RetryPolicy;
   /** Every secret value this target holds, so outputs can be redacted. */
   readonly secrets: readonly string[];
-  /** Runs once before the first call (CLI healthcheck); absent when not needed. */
-  healthcheck?(signal: AbortSignal): Promise<void>;
+  /**
+   * Runs once before the first call (CLI healthcheck); absent when not needed. `evalDir` is the
+   * eval file's folder (the default working folder of a command healthcheck).
+   */
+  healthcheck?(signal: AbortSignal, options?: { evalDir?: string }): Promise<void>;
   /** Sends one attempt. Throws {@link TargetError} on failure. */
   invoke(request: TargetRequest): Promise<TargetResponse>;
 }

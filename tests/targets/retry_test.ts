@@ -198,13 +198,17 @@ Deno.test("Retry-After as an HTTP date is honoured", async () => {
   assert.ok(sleeps[0] > 28_000 && sleeps[0] <= 30_000, String(sleeps[0]));
 });
 
-Deno.test("retryDelay: full jitter over min(max, initial * factor^k), Retry-After capped by max", () => {
+Deno.test("retryDelay: full jitter over min(max, initial * factor^k), Retry-After honoured up to 60 s", () => {
   assert.equal(retryDelay(0, undefined, POLICY, () => 0.999), 999);
   assert.equal(retryDelay(3, undefined, POLICY, () => 0.5), 4000);
   assert.equal(retryDelay(10, undefined, POLICY, () => 1), 60_000);
   assert.equal(retryDelay(0, 5000, POLICY, () => 0.1), 5000);
   assert.equal(retryDelay(0, 120_000, POLICY, () => 0.1), 60_000);
   assert.equal(retryDelay(2, 10, POLICY, () => 0), 10);
+  // retry_max_delay_ms bounds agentv's own backoff, not the server's Retry-After
+  assert.equal(retryDelay(0, 1000, { ...POLICY, maxDelayMs: 50 }, () => 1), 1000);
+  assert.equal(retryDelay(0, 90_000, { ...POLICY, maxDelayMs: 50 }, () => 1), 60_000);
+  assert.equal(retryDelay(0, 90_000, { ...POLICY, maxDelayMs: 120_000 }, () => 0), 90_000);
 });
 
 Deno.test("a provider that ignores its signal is still bounded by the attempt timeout", async () => {
