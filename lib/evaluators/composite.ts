@@ -6,21 +6,12 @@
  */
 import { isAbsolute, relative, resolve } from "node:path";
 import type { CompositeConfig } from "../schema/evaluator.ts";
-import {
-  AggregatorOutputSchema,
-  FreeformReplySchema,
-  validateReply,
-} from "../schema/judge_reply.ts";
+import { AggregatorOutputSchema, validateReply } from "../schema/judge_reply.ts";
 import type { EvaluatorResult } from "../schema/result.ts";
 import { lastJsonObject } from "./code_judge.ts";
-import {
-  DEFAULT_AGGREGATOR_TEMPLATE,
-  fillTemplate,
-  FREEFORM_SYSTEM_PROMPT,
-  loadPrompt,
-  templateValues,
-} from "./judge_prompt.ts";
-import { askJudge, judgeError, judgeFailure, requireJudge } from "./judge_reply.ts";
+import { DEFAULT_AGGREGATOR_TEMPLATE, templateValues } from "./judge_prompt.ts";
+import { judgeError } from "./judge_reply.ts";
+import { gradeFreeform } from "./llm_judge.ts";
 import { runScript, tail } from "./script_process.ts";
 import type { EvaluationContext, EvaluatorOutcome } from "./types.ts";
 import { clampScore, scoreToVerdict } from "./verdict.ts";
@@ -219,37 +210,14 @@ async function llmAggregate(
   aggregator: Extract<Aggregator, { type: "llm_judge" }>,
   context: EvaluationContext,
 ): Promise<EvaluatorOutcome> {
-  const judge = requireJudge(context);
-  let template = DEFAULT_AGGREGATOR_TEMPLATE;
-  if (aggregator.prompt !== undefined) {
-    const loaded = await loadPrompt(aggregator.prompt, {
-      fromDir: context.evalDir,
-      root: context.root,
-    });
-    if (!loaded.ok) return judgeError(loaded.error);
-    template = loaded.template;
-  }
-  const user = fillTemplate(template, {
-    ...templateValues(context),
-    evaluator_results_json: JSON.stringify(resultsByName(members, false), null, 2),
-  });
-  const reply = await askJudge(judge, {
-    system: FREEFORM_SYSTEM_PROMPT,
-    user,
+  return await gradeFreeform(aggregator.prompt, {
+    defaultTemplate: DEFAULT_AGGREGATOR_TEMPLATE,
+    values: {
+      ...templateValues(context),
+      evaluator_results_json: JSON.stringify(resultsByName(members, false), null, 2),
+    },
     ...(aggregator.model !== undefined ? { model: aggregator.model } : {}),
-  }, { schema: FreeformReplySchema, signal: context.signal });
-  if (!reply.ok) return judgeFailure(reply);
-  const score = clampScore(reply.value.score);
-  const reasoning = reply.value.reasoning?.trim();
-  return {
-    status: "ok",
-    score,
-    verdict: scoreToVerdict(score),
-    hits: reply.value.hits.filter((h) => h.trim() !== ""),
-    misses: reply.value.misses.filter((h) => h.trim() !== ""),
-    ...(reasoning ? { reasoning } : {}),
-    evaluator_provider_request: reply.request,
-  };
+  }, context);
 }
 
 /** Resolves an aggregator `cwd` against the eval folder, inside the dataset root. */

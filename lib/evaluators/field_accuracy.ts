@@ -10,6 +10,7 @@ import type { Message } from "../schema/message.ts";
 import { formatCalendarDate, parseDate } from "./dates.ts";
 import { contentText } from "./judge_prompt.ts";
 import { extractJsonCandidates } from "./judge_reply.ts";
+import { zeroOutcome } from "./outcome.ts";
 import type { EvaluationContext, EvaluatorOutcome } from "./types.ts";
 import { clampScore, scoreToVerdict } from "./verdict.ts";
 
@@ -167,10 +168,10 @@ export function scoreFields(
   expectedMessages: readonly Message[],
 ): EvaluatorOutcome {
   const candidate = extractJsonCandidates(candidateText)[0];
-  if (candidate === undefined) return zero("Failed to parse candidate answer as JSON");
+  if (candidate === undefined) return zeroOutcome("Failed to parse candidate answer as JSON");
   const expected = expectedObject(expectedMessages);
   if (expected === undefined) {
-    return zero(
+    return zeroOutcome(
       "No expected data found in expected_output (need an assistant message with a JSON object)",
     );
   }
@@ -204,17 +205,6 @@ export function scoreFields(
       fields: checks.map((c) => ({ path: c.path, outcome: c.outcome, weight: c.weight })),
       ...(skipped.length > 0 ? { skipped: skipped.map((c) => c.path) } : {}),
     },
-  };
-}
-
-function zero(message: string): EvaluatorOutcome {
-  return {
-    status: "ok",
-    score: 0,
-    verdict: "fail",
-    hits: [],
-    misses: [message],
-    reasoning: message,
   };
 }
 

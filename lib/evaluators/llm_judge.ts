@@ -52,21 +52,52 @@ export async function evaluateLlmJudge(
     }, context);
     return { ...outcome, type: "rubric" } as EvaluatorOutcome;
   }
+  return await gradeFreeform(config.prompt, {
+    defaultTemplate: DEFAULT_JUDGE_TEMPLATE,
+    values: templateValues(context),
+    ...(config.model !== undefined ? { model: config.model } : {}),
+  }, context);
+}
+
+/** What {@link gradeFreeform} fills its template with. */
+export interface FreeformOptions {
+  /** Template used when no `prompt` is given. */
+  defaultTemplate: string;
+  /** `{{ variable }}` values. */
+  values: Record<string, string>;
+  /** Overrides the judge target's model. */
+  model?: string;
+}
+
+/**
+ * Asks the judge for a free-form grade (`{score, hits, misses, reasoning}`) with the template
+ * named by `prompt` (a file found like other references, or inline text) or the default one.
+ * Shared by `llm_judge` and the composite `llm_judge` aggregator.
+ *
+ * @example
+ * ```ts ignore
+ * const outcome = await gradeFreeform(undefined, {
+ *   defaultTemplate: DEFAULT_JUDGE_TEMPLATE,
+ *   values: templateValues(context),
+ * }, context);
+ * ```
+ */
+export async function gradeFreeform(
+  prompt: string | undefined,
+  options: FreeformOptions,
+  context: EvaluationContext,
+): Promise<EvaluatorOutcome> {
   const judge = requireJudge(context);
-  let template = DEFAULT_JUDGE_TEMPLATE;
-  if (config.prompt !== undefined) {
-    const loaded = await loadPrompt(config.prompt, {
-      fromDir: context.evalDir,
-      root: context.root,
-    });
+  let template = options.defaultTemplate;
+  if (prompt !== undefined) {
+    const loaded = await loadPrompt(prompt, { fromDir: context.evalDir, root: context.root });
     if (!loaded.ok) return judgeError(loaded.error);
     template = loaded.template;
   }
-  const user = fillTemplate(template, templateValues(context));
   const reply = await askJudge(judge, {
     system: FREEFORM_SYSTEM_PROMPT,
-    user,
-    ...(config.model !== undefined ? { model: config.model } : {}),
+    user: fillTemplate(template, options.values),
+    ...(options.model !== undefined ? { model: options.model } : {}),
   }, { schema: FreeformReplySchema, signal: context.signal });
   if (!reply.ok) return judgeFailure(reply);
   const score = clampScore(reply.value.score);

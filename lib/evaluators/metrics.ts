@@ -6,6 +6,7 @@
  * @module
  */
 import type { CostConfig, LatencyConfig, TokenUsageConfig } from "../schema/evaluator.ts";
+import { zeroOutcome } from "./outcome.ts";
 import type { EvaluationContext, EvaluatorOutcome } from "./types.ts";
 
 function binary(pass: boolean, hitOrMiss: string[], reasoning: string): EvaluatorOutcome {
@@ -16,17 +17,6 @@ function binary(pass: boolean, hitOrMiss: string[], reasoning: string): Evaluato
     hits: pass ? hitOrMiss : [],
     misses: pass ? [] : hitOrMiss,
     reasoning,
-  };
-}
-
-function missing(message: string): EvaluatorOutcome {
-  return {
-    status: "ok",
-    score: 0,
-    verdict: "fail",
-    hits: [],
-    misses: [message],
-    reasoning: message,
   };
 }
 
@@ -46,7 +36,7 @@ export function evaluateLatency(
 ): Promise<EvaluatorOutcome> {
   const d = context.trace?.duration_ms;
   if (d === undefined) {
-    return Promise.resolve(missing(
+    return Promise.resolve(zeroOutcome(
       `No duration data available in trace: target '${context.targetName}' reported no duration`,
     ));
   }
@@ -77,7 +67,7 @@ export function evaluateCost(
   const cost = context.trace?.cost_usd;
   if (cost === undefined) {
     const t = context.targetName;
-    return Promise.resolve(missing(
+    return Promise.resolve(zeroOutcome(
       `No cost data available in trace: target '${t}' reported no cost; set ` +
         `pricing: {input_per_mtok, output_per_mtok} on target '${t}' in the targets file`,
     ));
@@ -109,7 +99,7 @@ export function evaluateTokenUsage(
   const usage = context.trace?.token_usage;
   if (usage === undefined) {
     const t = context.targetName;
-    return Promise.resolve(missing(
+    return Promise.resolve(zeroOutcome(
       `No token usage data available in trace: target '${t}' reported none; HTTP providers ` +
         `(openai, azure, anthropic, gemini) report it, a cli target must write token_usage in its output`,
     ));

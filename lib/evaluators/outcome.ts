@@ -49,3 +49,17 @@ export function errorOutcome(
     ...extra,
   };
 }
+
+/**
+ * An `ok` outcome scoring 0 for one reason (e.g. missing data): the reason is the miss and the
+ * reasoning.
+ *
+ * @example
+ * ```ts
+ * import { zeroOutcome } from "./outcome.ts";
+ * zeroOutcome("No duration data available in trace").verdict; // "fail"
+ * ```
+ */
+export function zeroOutcome(reason: string): EvaluatorOutcome {
+  return scoredOutcome(0, { hits: [], misses: [reason], reasoning: reason });
+}
