@@ -198,14 +198,19 @@ function rawEvalCaseSchema(parts: CaseParts) {
 /** A case after alias and shorthand resolution, before file-level defaults are applied. */
 export type ParsedEvalCase = z.output<typeof RawEvalCaseSchema>;
 
-/** The top-level mapping of a YAML eval file. */
-export const EvalFileSchema = z.strictObject({
+/** File-level settings shared by a YAML eval file's top level and a JSONL sidecar. */
+const fileSettings = {
   $schema: z.string().optional(),
   description: z.string().optional(),
   dataset: z.string().optional(),
   target: z.string().min(1).optional(),
   execution: ExecutionSchema.optional(),
   evaluator: EvaluatorKindSchema.optional(),
+};
+
+/** The top-level mapping of a YAML eval file. */
+export const EvalFileSchema = z.strictObject({
+  ...fileSettings,
   evalcases: z.array(z.unknown(), {
     error: (issue) =>
       issue.input === undefined
@@ -221,14 +226,7 @@ export type EvalFile = z.output<typeof EvalFileSchema>;
  * The JSONL sidecar (`<name>.yaml` beside `<name>.jsonl`). Unknown keys (a typo such as
  * `execuiton`) are reported as warnings and ignored, as on a YAML eval file.
  */
-export const SidecarSchema = z.strictObject({
-  $schema: z.string().optional(),
-  description: z.string().optional(),
-  dataset: z.string().optional(),
-  target: z.string().min(1).optional(),
-  execution: ExecutionSchema.optional(),
-  evaluator: EvaluatorKindSchema.optional(),
-});
+export const SidecarSchema = z.strictObject(fileSettings);
 
 /** The JSONL sidecar metadata. */
 export type Sidecar = z.output<typeof SidecarSchema>;
