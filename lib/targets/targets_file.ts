@@ -196,8 +196,21 @@ function formatLocation(path: readonly (string | number)[]): string {
   return path.map((p, i) => (typeof p === "number" ? `[${p}]` : i === 0 ? p : `.${p}`)).join("");
 }
 
+/** How provider names are written at the start of a message. */
+const PROVIDER_NAMES: Record<string, string> = {
+  openai: "OpenAI",
+  azure: "Azure",
+  anthropic: "Anthropic",
+  gemini: "Gemini",
+  cli: "CLI",
+  mock: "Mock",
+};
+
 /** Capital first letter, unless the message starts with a setting name (`max_retries ...`). */
 function capitalise(text: string): string {
   const first = text.split(" ", 1)[0];
-  return /[_$.{]/.test(first) ? text : text.charAt(0).toUpperCase() + text.slice(1);
+  if (/[_$.{]/.test(first)) return text;
+  const brand = PROVIDER_NAMES[first];
+  if (brand !== undefined) return brand + text.slice(first.length);
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
