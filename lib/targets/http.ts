@@ -15,7 +15,7 @@
  * @module
  */
 import { TargetError } from "./types.ts";
-import { redactText, redactValue } from "./redact.ts";
+import { redactText } from "./redact.ts";
 
 /** Options of {@link postJson}. */
 export interface PostJsonOptions {
@@ -31,11 +31,14 @@ export interface PostJsonOptions {
   fetch?: typeof fetch;
 }
 
-/** A parsed JSON reply plus the request as sent (redacted). */
+/**
+ * A parsed JSON reply plus the request as sent. The request still holds its secrets: targets are
+ * wrapped by `createTarget`, which redacts every recorded request in one place.
+ */
 export interface JsonReply {
   /** The parsed body. */
   body: unknown;
-  /** `{url, headers, body}` with secrets redacted. */
+  /** `{url, headers, body}` as sent (redacted by the target wrapper). */
   request: { url: string; headers: Record<string, string>; body: unknown };
 }
 
@@ -63,11 +66,7 @@ export async function postJson(
 ): Promise<JsonReply> {
   const { secrets, label, signal } = options;
   const doFetch = options.fetch ?? fetch;
-  const request = {
-    url: redactText(url, secrets),
-    headers: redactValue(options.headers, secrets),
-    body: redactValue(body, secrets),
-  };
+  const request = { url, headers: options.headers, body };
   const safe = (text: string) => redactText(text, secrets);
   let response: Response;
   try {
