@@ -5,18 +5,14 @@ import { runCommand } from "../../lib/cli/run.ts";
 import { parseResults, readResults } from "../../lib/report/read_results.ts";
 import type { ResultRow } from "../../lib/schema/result.ts";
 import { createBufferIO, REPO_ROOT } from "./_buffer_io.ts";
+import { tempTree, type Tree } from "../_helpers/temp_tree.ts";
 
 const MAIN = join(REPO_ROOT, "main.ts");
 const commands = [runCommand];
 
 /** A temp repo: `.agentv/targets.yaml` plus the given files. */
-async function repo(files: Record<string, string>) {
-  const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "agentv-run-" }));
-  for (const [path, text] of Object.entries(files)) {
-    await Deno.mkdir(join(dir, path, ".."), { recursive: true });
-    await Deno.writeTextFile(join(dir, path), text);
-  }
-  return { dir, [Symbol.asyncDispose]: () => Deno.remove(dir, { recursive: true }) };
+function repo(files: Record<string, string>): Promise<Tree> {
+  return tempTree(files, { prefix: "agentv-run-" });
 }
 
 const MOCK_TARGETS = "targets:\n  - name: default\n    provider: mock\n    response: ok, Paris\n";

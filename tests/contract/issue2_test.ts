@@ -3,7 +3,7 @@
  * issue text, the specs and the README: only `mod.ts`, `runCli` and `main.ts` are used.
  */
 import assert from "node:assert/strict";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
   type Diagnostic,
@@ -18,29 +18,18 @@ import {
 } from "../../mod.ts";
 import { runCli } from "../../lib/cli/app.ts";
 import { createBufferIO, REPO_ROOT } from "../cli/_buffer_io.ts";
+import { tempTree, type Tree } from "../_helpers/temp_tree.ts";
 
 const FIXTURES = fileURLToPath(new URL("../../fixtures/contract/issue2/", import.meta.url));
 const EQUIV = join(FIXTURES, "equiv");
 const CORPUS = join(REPO_ROOT, "fixtures/corpus/agentv-examples");
 
 /** A temporary dataset (with `.git`, so it is its own root) holding `files`. */
-async function dataset(
+function dataset(
   files: Record<string, string | Uint8Array>,
   options: { git?: boolean } = {},
-): Promise<{ root: string; path(rel: string): string } & AsyncDisposable> {
-  const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "agentv-contract2-" }));
-  if (options.git !== false) await Deno.mkdir(join(root, ".git"));
-  for (const [rel, content] of Object.entries(files)) {
-    const path = join(root, rel);
-    await Deno.mkdir(dirname(path), { recursive: true });
-    if (typeof content === "string") await Deno.writeTextFile(path, content);
-    else await Deno.writeFile(path, content);
-  }
-  return {
-    root,
-    path: (rel) => join(root, rel),
-    [Symbol.asyncDispose]: () => Deno.remove(root, { recursive: true }),
-  };
+): Promise<Tree> {
+  return tempTree(files, { prefix: "agentv-contract2-", git: options.git !== false });
 }
 
 /** Loads a file collecting diagnostics. */

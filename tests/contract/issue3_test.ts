@@ -9,18 +9,13 @@ import { runCli } from "../../lib/cli/app.ts";
 import { readResults, type ResultRow, runEval, type RunEvent } from "../../mod.ts";
 import { startProviderServer } from "../_helpers/provider_servers.ts";
 import { createBufferIO, REPO_ROOT } from "../cli/_buffer_io.ts";
+import { tempTree, type Tree } from "../_helpers/temp_tree.ts";
 
 const SECRET = "sk-test-SECRET-123";
 
 /** A temp project with `.git` (the dataset root) and the given files. */
-async function project(files: Record<string, string>) {
-  const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "agentv-c3-" }));
-  await Deno.mkdir(join(dir, ".git"));
-  for (const [path, text] of Object.entries(files)) {
-    await Deno.mkdir(join(dir, path, ".."), { recursive: true });
-    await Deno.writeTextFile(join(dir, path), text);
-  }
-  return { dir, [Symbol.asyncDispose]: () => Deno.remove(dir, { recursive: true }) };
+function project(files: Record<string, string>): Promise<Tree> {
+  return tempTree(files, { prefix: "agentv-c3-", git: true });
 }
 
 async function cli(

@@ -10,18 +10,13 @@ import { type EvaluatorResult, type ResultRow, type RunConfigError, runEval } fr
 import { runCli } from "../../lib/cli/app.ts";
 import { createBufferIO } from "../cli/_buffer_io.ts";
 import { type RecordedRequest, startProviderServer } from "../_helpers/provider_servers.ts";
+import { tempTree, type Tree } from "../_helpers/temp_tree.ts";
 
 const FIXTURES = fileURLToPath(new URL("../../fixtures/contract/issue4/", import.meta.url));
 
 /** A temp project: `.agentv/targets.yaml` plus files under it; removed on dispose. */
-async function project(files: Record<string, string>) {
-  const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "agentv-c4-" }));
-  for (const [name, text] of Object.entries(files)) {
-    const path = join(dir, name);
-    await Deno.mkdir(join(path, ".."), { recursive: true });
-    await Deno.writeTextFile(path, text);
-  }
-  return { dir, [Symbol.asyncDispose]: () => Deno.remove(dir, { recursive: true }) };
+function project(files: Record<string, string>): Promise<Tree> {
+  return tempTree(files, { prefix: "agentv-c4-" });
 }
 
 /** The messages text of a recorded judge request (openai or anthropic), by role. */

@@ -7,7 +7,7 @@ import { EvalLoadError } from "../../lib/loader/errors.ts";
 import { loadEvalCases } from "../../lib/loader/load_eval_cases.ts";
 import { streamEvalCases } from "../../lib/loader/stream_eval_cases.ts";
 import { validateEvalFile } from "../../lib/loader/validate_eval_file.ts";
-import { tempTree } from "./_tree.ts";
+import { tempTree } from "../_helpers/temp_tree.ts";
 
 const marker = { ".agentv/.keep": "" };
 const encoder = new TextEncoder();

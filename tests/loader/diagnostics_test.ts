@@ -7,7 +7,7 @@ import { EvalLoadError, formatDiagnostic, formatPath } from "../../lib/loader/er
 import { loadEvalCases } from "../../lib/loader/load_eval_cases.ts";
 import { validateEvalFile } from "../../lib/loader/validate_eval_file.ts";
 import type { Diagnostic } from "../../lib/schema/eval_case.ts";
-import { tempTree } from "./_tree.ts";
+import { tempTree } from "../_helpers/temp_tree.ts";
 
 const marker = { ".agentv/.keep": "" };
 

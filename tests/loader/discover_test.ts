@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { discoverEvalFiles } from "../../lib/loader/discover.ts";
 import { globToRegExp, matchGlob } from "../../lib/loader/glob.ts";
-import { tempTree } from "./_tree.ts";
+import { tempTree } from "../_helpers/temp_tree.ts";
 
 const result = JSON.stringify({ eval_id: "a", score: 1, hits: [], misses: [] });
 const evalLine = JSON.stringify({ id: "a", expected_outcome: "x", input: "y" });

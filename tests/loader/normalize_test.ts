@@ -8,7 +8,7 @@ import { streamEvalCases } from "../../lib/loader/stream_eval_cases.ts";
 import { validateEvalFile } from "../../lib/loader/validate_eval_file.ts";
 import { EvalLoadError } from "../../lib/loader/errors.ts";
 import type { Diagnostic } from "../../lib/schema/eval_case.ts";
-import { tempTree } from "./_tree.ts";
+import { tempTree } from "../_helpers/temp_tree.ts";
 
 Deno.test("execution: case keys override file keys, the rest is inherited; evaluators precedence", async () => {
   await using tree = await tempTree({

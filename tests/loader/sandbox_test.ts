@@ -8,7 +8,7 @@ import { dirname, join } from "node:path";
 import { loadEvalFile } from "../../lib/loader/load_eval_file.ts";
 import { findDatasetRoot, findUpward, resolveReference } from "../../lib/loader/resolve.ts";
 import type { validateEvalFile } from "../../lib/loader/validate_eval_file.ts";
-import { tempTree } from "./_tree.ts";
+import { tempTree } from "../_helpers/temp_tree.ts";
 
 function caseWithFile(id: string, ref: string): string {
   return JSON.stringify({

@@ -9,19 +9,14 @@ import {
   validateTargetsFile,
 } from "../../lib/targets/targets_file.ts";
 import { FIXTURES } from "./_request.ts";
+import { tempTree } from "../_helpers/temp_tree.ts";
 
 const CORPUS = fileURLToPath(
   new URL("../../fixtures/corpus/agentv-examples", import.meta.url),
 );
 
 async function writeTree(files: Record<string, string>): Promise<string> {
-  const root = await Deno.makeTempDir({ prefix: "agentv-targets-test-" });
-  for (const [path, text] of Object.entries(files)) {
-    const full = join(root, path);
-    await Deno.mkdir(join(full, ".."), { recursive: true });
-    await Deno.writeTextFile(full, text);
-  }
-  return root;
+  return (await tempTree(files, { prefix: "agentv-targets-test-" })).root;
 }
 
 async function corpusTargetsFiles(dir: string, out: string[] = []): Promise<string[]> {
