@@ -35,7 +35,7 @@ export interface CaseBinding {
   judge?: JudgeClient;
   /** Why there is no judge (used when a judged evaluator runs without one). */
   noJudgeReason: string;
-  /** Runs the target's healthcheck once (shared by every case of the target). */
+  /** Runs the target's healthcheck (the target remembers the outcome for every case). */
   healthcheck?: () => Promise<void>;
 }
 
@@ -202,7 +202,6 @@ export function createTargetResolver(options: TargetResolverOptions): TargetReso
       };
     }
     const target = await resolveNamed(set, name, targetsPath);
-    let check: Promise<void> | undefined;
     const judgeName = options.judgeTarget ?? target.judgeTarget;
     options.onResolved?.({
       target: name,
@@ -218,10 +217,8 @@ export function createTargetResolver(options: TargetResolverOptions): TargetReso
       ...(target.workers !== undefined ? { workers: target.workers } : {}),
       ...(target.healthcheck
         ? {
-          healthcheck: () => {
-            check ??= target.healthcheck!(options.signal, { evalDir: set.evalDir });
-            return check;
-          },
+          // The target runs its healthcheck once and remembers the outcome.
+          healthcheck: () => target.healthcheck!(options.signal, { evalDir: set.evalDir }),
         }
         : {}),
     };
