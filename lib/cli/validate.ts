@@ -6,7 +6,7 @@
  * @module
  */
 import { basename, dirname, join, resolve } from "node:path";
-import { discoverEvalFiles } from "../loader/discover.ts";
+import { discoverEvalFiles, dropNamedSidecars } from "../loader/discover.ts";
 import type { Diagnostic } from "../schema/eval_case.ts";
 import { type Command, type CommandIO, type ParsedArgs, UsageError } from "./command.ts";
 import {
@@ -89,10 +89,7 @@ export async function validatePaths(
     if (discovered.files.length > 0 || settings.size === 0) problems.push(...discovered.problems);
   }
   // A sidecar named next to its JSONL (e.g. a shell-expanded `evals/*`) is validated with it.
-  for (const [file, kind] of kinds) {
-    const jsonl = file.replace(/\.yaml$/, ".jsonl");
-    if (kind === "eval" && jsonl !== file && kinds.get(jsonl) === "eval") kinds.delete(file);
-  }
+  dropNamedSidecars(kinds);
   const files = [...kinds.keys()].sort();
 
   // One sandbox worker per dataset root; a few roots are validated at the same time because

@@ -64,12 +64,25 @@ export async function discoverEvalFiles(
       problems.push(`Not a file or folder: '${arg}'`);
     }
   }
-  // A sidecar named together with its JSONL (e.g. a shell-expanded `evals/*`) is not an eval file.
-  for (const file of files) {
+  dropNamedSidecars(files);
+  return { files: [...files].sort(), problems };
+}
+
+/**
+ * Removes from `files` every `<name>.yaml` whose `<name>.jsonl` is also there: a sidecar named
+ * together with its JSONL (e.g. a shell-expanded `evals/*`) is not an eval file.
+ *
+ * @example
+ * ```ts
+ * const files = new Set(["/e/data.jsonl", "/e/data.yaml", "/e/other.yaml"]);
+ * dropNamedSidecars(files); // files: data.jsonl, other.yaml
+ * ```
+ */
+export function dropNamedSidecars(files: Set<string> | Map<string, unknown>): void {
+  for (const file of files.keys()) {
     const jsonl = file.replace(/\.yaml$/, ".jsonl");
     if (jsonl !== file && files.has(jsonl)) files.delete(file);
   }
-  return { files: [...files].sort(), problems };
 }
 
 /** Candidate files under `dir` (recursively), skipping dot folders and `node_modules`. */
