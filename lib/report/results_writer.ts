@@ -49,6 +49,26 @@ export function redactLine(line: string, secrets: Iterable<string>): string {
 }
 
 /**
+ * A row as one JSON line with every secret replaced by `***`, and the row that line describes
+ * (the same object when nothing was redacted).
+ *
+ * @example
+ * ```ts ignore
+ * const { row: safe, json } = redactRow(row, ["sk-test-SECRET-123"]);
+ * ```
+ */
+export function redactRow(
+  row: ResultRow,
+  secrets: Iterable<string>,
+): { row: ResultRow; json: string } {
+  const json = JSON.stringify(row);
+  const redacted = redactLine(json, secrets);
+  return redacted === json
+    ? { row, json }
+    : { row: JSON.parse(redacted) as ResultRow, json: redacted };
+}
+
+/**
  * Opens (creating parent folders) a JSONL results file for writing.
  *
  * @example
@@ -84,15 +104,7 @@ export async function openResultsWriter(
     },
     write(row: ResultRow): ResultRow {
       if (closed) throw new Error(`Results file ${path} is closed`);
-      let json = JSON.stringify(row);
-      let written = row;
-      if (secrets.size > 0) {
-        const redacted = redactLine(json, secrets);
-        if (redacted !== json) {
-          json = redacted;
-          written = JSON.parse(redacted) as ResultRow;
-        }
-      }
+      const { row: written, json } = redactRow(row, secrets);
       const bytes = encoder.encode(json + "\n");
       // One logical write of the full line; loop only if the OS accepts part of it.
       let offset = 0;

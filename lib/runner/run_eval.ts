@@ -10,7 +10,7 @@ import { resolve } from "node:path";
 import { loadEvalFile } from "../loader/load_eval_file.ts";
 import { matchGlob } from "../loader/glob.ts";
 import { EvalLoadError } from "../loader/errors.ts";
-import { openResultsWriter, redactLine, type ResultsWriter } from "../report/results_writer.ts";
+import { openResultsWriter, redactRow, type ResultsWriter } from "../report/results_writer.ts";
 import { createSummaryAccumulator, type RunSummary } from "../report/summary.ts";
 import type { Diagnostic, EvalCase } from "../schema/eval_case.ts";
 import type { ResultRow } from "../schema/result.ts";
@@ -259,14 +259,12 @@ export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
   signal.addEventListener("abort", onAbort, { once: true });
 
   // Without a results file the rows still leave through `rows` and events: redact them the same way.
-  const redactRow = (row: ResultRow): ResultRow => {
-    if (secrets.length === 0) return row;
-    const json = JSON.stringify(row);
-    const safe = redactLine(json, secrets);
-    return safe === json ? row : JSON.parse(safe) as ResultRow;
-  };
   const finish = (row: ResultRow) => {
-    const written = writer ? writer.write(row) : redactRow(row);
+    const written = writer
+      ? writer.write(row)
+      : secrets.length === 0
+      ? row
+      : redactRow(row, secrets).row;
     if (keepRows) rows.push(written);
     accumulator.add(written);
     emit({ type: "case_finished", row: written, done: ++done, total });
