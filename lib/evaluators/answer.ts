@@ -5,7 +5,6 @@
  * @module
  */
 import type { OutputMessage, TokenUsage, TraceSummary } from "../schema/result.ts";
-import { isPlainObject } from "./match.ts";
 
 /**
  * The candidate answer: the content of the last assistant message that has content. A string is
@@ -84,20 +83,78 @@ export function summarizeTrace(
   };
 }
 
-function tryParse(text: string): { ok: true; value: unknown } | { ok: false } {
-  try {
-    return { ok: true, value: JSON.parse(text) };
-  } catch {
-    return { ok: false };
-  }
+/**
+ * Returns the JSON values found in a judge's text, most likely first: the whole text, the
+ * contents of code fences, the span from the first `{` to the last `}`, then every balanced
+ * `{...}` object in order. Only objects are returned.
+ *
+ * @example
+ * ```ts
+ * import { extractJsonCandidates } from "./answer.ts";
+ * extractJsonCandidates('Sure! ```json\n{"score": 1}\n``` Hope it helps.');
+ * // → [{ score: 1 }]
+ * ```
+ */
+export function extractJsonCandidates(text: string): Record<string, unknown>[] {
+  const found: Record<string, unknown>[] = [];
+  const seen = new Set<string>();
+  const tryParse = (snippet: string) => {
+    const s = snippet.trim();
+    if (s === "" || seen.has(s)) return;
+    seen.add(s);
+    try {
+      const value = JSON.parse(s);
+      if (value !== null && typeof value === "object" && !Array.isArray(value)) found.push(value);
+    } catch {
+      // not JSON; other candidates may be
+    }
+  };
+  tryParse(text);
+  for (const m of text.matchAll(/```[A-Za-z0-9_-]*[ \t]*\r?\n?([\s\S]*?)```/g)) tryParse(m[1]);
+  const first = text.indexOf("{");
+  const last = text.lastIndexOf("}");
+  if (first !== -1 && last > first) tryParse(text.slice(first, last + 1));
+  for (const span of balancedObjects(text)) tryParse(span);
+  return found;
 }
 
-const FENCE = /```[A-Za-z0-9_-]*[ \t]*\r?\n([\s\S]*?)\r?\n?```/;
+/** Every top-level balanced `{...}` span of `text` (string literals respected). */
+function balancedObjects(text: string): string[] {
+  const spans: string[] = [];
+  let i = text.indexOf("{");
+  while (i !== -1 && spans.length < 50) {
+    const end = matchBrace(text, i);
+    if (end === -1) {
+      i = text.indexOf("{", i + 1);
+      continue;
+    }
+    spans.push(text.slice(i, end + 1));
+    i = text.indexOf("{", end + 1);
+  }
+  return spans;
+}
+
+function matchBrace(text: string, start: number): number {
+  let depth = 0;
+  let inString = false;
+  for (let i = start; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === "\\") i++;
+      else if (c === '"') inString = false;
+      continue;
+    }
+    if (c === '"') inString = true;
+    else if (c === "{") depth++;
+    else if (c === "}" && --depth === 0) return i;
+  }
+  return -1;
+}
 
 /**
- * Parses a JSON object out of a model reply: the whole text, else the content of the first
- * ``` fence, else the span from the first `{` to the last `}`. Returns `undefined` when nothing
- * parses as a JSON object (a reply that is a bare array or number is not an object).
+ * Parses a JSON object out of a model reply: the most likely of {@link extractJsonCandidates}
+ * (the whole text, a ``` fence, the first `{` to the last `}`, a balanced `{...}`). Returns
+ * `undefined` when nothing parses as a JSON object (a bare array or number is not an object).
  *
  * @example
  * ```ts
@@ -107,17 +164,5 @@ const FENCE = /```[A-Za-z0-9_-]*[ \t]*\r?\n([\s\S]*?)\r?\n?```/;
  * ```
  */
 export function parseJsonLenient(text: string): Record<string, unknown> | undefined {
-  const candidates: string[] = [text.trim()];
-  const fence = FENCE.exec(text);
-  if (fence) candidates.push(fence[1].trim());
-  for (const source of [...candidates]) {
-    const first = source.indexOf("{");
-    const last = source.lastIndexOf("}");
-    if (first !== -1 && last > first) candidates.push(source.slice(first, last + 1));
-  }
-  for (const candidate of candidates) {
-    const parsed = tryParse(candidate);
-    if (parsed.ok && isPlainObject(parsed.value)) return parsed.value;
-  }
-  return undefined;
+  return extractJsonCandidates(text)[0];
 }

@@ -9,7 +9,7 @@ import type { FieldAccuracyConfig } from "../schema/evaluator.ts";
 import type { Message } from "../schema/message.ts";
 import { formatCalendarDate, parseDate } from "./dates.ts";
 import { contentText } from "./judge_prompt.ts";
-import { extractJsonCandidates } from "./judge_reply.ts";
+import { extractJsonCandidates } from "./answer.ts";
 import { zeroOutcome } from "./outcome.ts";
 import type { EvaluationContext, EvaluatorOutcome } from "./types.ts";
 import { clampScore, scoreToVerdict } from "./verdict.ts";

@@ -8,7 +8,10 @@
  */
 import type { z } from "zod";
 import { validateReply } from "../schema/judge_reply.ts";
+import { extractJsonCandidates } from "./answer.ts";
 import { missingJudgeError } from "./judge_select.ts";
+
+export { extractJsonCandidates };
 import type { EvaluationContext, EvaluatorOutcome, JudgeClient, JudgeRequest } from "./types.ts";
 
 /** How many judge calls are made at most for one reply. */
@@ -51,74 +54,6 @@ export interface AskJudgeOptions<T extends z.ZodType> {
   signal: AbortSignal;
   /** Calls at most (default {@link MAX_JUDGE_ATTEMPTS}). */
   maxAttempts?: number;
-}
-
-/**
- * Returns the JSON values found in a judge's text, most likely first: the whole text, the
- * contents of code fences, the span from the first `{` to the last `}`, then every balanced
- * `{...}` object in order. Only objects are returned.
- *
- * @example
- * ```ts
- * import { extractJsonCandidates } from "./judge_reply.ts";
- * extractJsonCandidates('Sure! ```json\n{"score": 1}\n``` Hope it helps.');
- * // → [{ score: 1 }]
- * ```
- */
-export function extractJsonCandidates(text: string): Record<string, unknown>[] {
-  const found: Record<string, unknown>[] = [];
-  const seen = new Set<string>();
-  const tryParse = (snippet: string) => {
-    const s = snippet.trim();
-    if (s === "" || seen.has(s)) return;
-    seen.add(s);
-    try {
-      const value = JSON.parse(s);
-      if (value !== null && typeof value === "object" && !Array.isArray(value)) found.push(value);
-    } catch {
-      // not JSON; other candidates may be
-    }
-  };
-  tryParse(text);
-  for (const m of text.matchAll(/```[A-Za-z0-9_-]*[ \t]*\r?\n?([\s\S]*?)```/g)) tryParse(m[1]);
-  const first = text.indexOf("{");
-  const last = text.lastIndexOf("}");
-  if (first !== -1 && last > first) tryParse(text.slice(first, last + 1));
-  for (const span of balancedObjects(text)) tryParse(span);
-  return found;
-}
-
-/** Every top-level balanced `{...}` span of `text` (string literals respected). */
-function balancedObjects(text: string): string[] {
-  const spans: string[] = [];
-  let i = text.indexOf("{");
-  while (i !== -1 && spans.length < 50) {
-    const end = matchBrace(text, i);
-    if (end === -1) {
-      i = text.indexOf("{", i + 1);
-      continue;
-    }
-    spans.push(text.slice(i, end + 1));
-    i = text.indexOf("{", end + 1);
-  }
-  return spans;
-}
-
-function matchBrace(text: string, start: number): number {
-  let depth = 0;
-  let inString = false;
-  for (let i = start; i < text.length; i++) {
-    const c = text[i];
-    if (inString) {
-      if (c === "\\") i++;
-      else if (c === '"') inString = false;
-      continue;
-    }
-    if (c === '"') inString = true;
-    else if (c === "{") depth++;
-    else if (c === "}" && --depth === 0) return i;
-  }
-  return -1;
 }
 
 /**
