@@ -9,7 +9,7 @@
 import type { z } from "zod";
 import { validateReply } from "../schema/judge_reply.ts";
 import { extractJsonCandidates } from "./answer.ts";
-import { missingJudgeError } from "./judge_select.ts";
+import { JudgeConfigError, missingJudgeError } from "./judge_select.ts";
 
 export { extractJsonCandidates };
 import type { EvaluationContext, EvaluatorOutcome, JudgeClient, JudgeRequest } from "./types.ts";
@@ -148,7 +148,11 @@ function reask(request: JudgeRequest, problem: string): string {
 
 /** The context's judge, or an error naming how to configure one. */
 export function requireJudge(context: EvaluationContext): JudgeClient {
-  if (context.judge === undefined) throw missingJudgeError(context.targetName);
+  if (context.judge === undefined) {
+    throw context.noJudgeReason !== undefined
+      ? new JudgeConfigError(context.noJudgeReason)
+      : missingJudgeError(context.targetName);
+  }
   return context.judge;
 }
 

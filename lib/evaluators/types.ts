@@ -55,6 +55,8 @@ export interface EvaluationContext {
   signal: AbortSignal;
   /** The judge, when one is configured. */
   judge?: JudgeClient;
+  /** Why there is no judge, naming the fix (judged evaluators report it when `judge` is absent). */
+  noJudgeReason?: string;
   /** Name of the target that produced the answer. */
   targetName: string;
   /** Runs another evaluator (composite members); provided by the evaluator registry. */

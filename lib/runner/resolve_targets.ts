@@ -7,6 +7,7 @@
  * @module
  */
 import { dirname } from "node:path";
+import { missingJudgeError } from "../evaluators/judge_select.ts";
 import { createJudgeClient } from "../evaluators/judge_client.ts";
 import type { JudgeClient } from "../evaluators/types.ts";
 import type { EvalCase } from "../schema/eval_case.ts";
@@ -249,8 +250,7 @@ export function createTargetResolver(options: TargetResolverOptions): TargetReso
         const where = (await findTargetsPath(set)) ?? ".agentv/targets.yaml";
         return {
           ...base,
-          noJudgeReason:
-            `no judge target for '${name}': set judge_target: <name> on target '${name}' in ${where}, or pass --judge-target NAME`,
+          noJudgeReason: missingJudgeError(name, where).message,
         };
       }
       if (!wantsJudge) return { ...base, noJudgeReason: "" };

@@ -7,7 +7,7 @@
  */
 import { aggregateCaseScore } from "../evaluators/case_score.ts";
 import { candidateAnswer, summarizeTrace } from "../evaluators/answer.ts";
-import { evaluatorError, runEvaluator } from "../evaluators/run_evaluator.ts";
+import { runEvaluator } from "../evaluators/run_evaluator.ts";
 import type { EvaluationContext, JudgeClient } from "../evaluators/types.ts";
 import { buildChatMessages, renderGuidelines, renderPrompt } from "../prompt/render_prompt.ts";
 import type { EvalCase } from "../schema/eval_case.ts";
@@ -210,17 +210,13 @@ export async function runCase(evalCase: EvalCase, runtime: CaseRuntime): Promise
     root: runtime.root,
     timeoutMs: runtime.timeoutMs,
     signal: runtime.signal,
-    ...(runtime.judge ? { judge: runtime.judge } : {}),
+    ...(runtime.judge ? { judge: runtime.judge } : { noJudgeReason: runtime.noJudgeReason }),
     targetName: runtime.targetName,
     runEvaluator,
   };
 
   const results: EvaluatorResult[] = [];
   for (const config of caseEvaluators(evalCase)) {
-    if (!runtime.judge && needsJudge(config)) {
-      results.push(evaluatorError(config, runtime.noJudgeReason));
-      continue;
-    }
     results.push(await runEvaluator(config, context));
   }
   const aggregate = aggregateCaseScore(results);
