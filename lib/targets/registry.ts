@@ -291,7 +291,17 @@ function finishResponse(
   secrets: readonly string[],
 ): TargetResponse {
   const out: TargetResponse = { ...response };
-  if (out.request !== undefined) out.request = redactValue(out.request, secrets);
+  if (out.request !== undefined) {
+    // Redacted on first read: most callers never look at the recorded request, and redacting
+    // (a deep copy of the whole prompt) is the largest per-call cost on the runner's hot path.
+    const raw = out.request;
+    let safe: unknown;
+    Object.defineProperty(out, "request", {
+      enumerable: true,
+      configurable: true,
+      get: () => (safe ??= redactValue(raw, secrets)),
+    });
+  }
   if (out.cost_usd === undefined && pricing && out.token_usage) {
     out.cost_usd = (out.token_usage.input * pricing.input_per_mtok +
       out.token_usage.output * pricing.output_per_mtok) / 1_000_000;
