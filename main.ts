@@ -65,6 +65,7 @@ async function main(): Promise<number> {
     envAll: readEnvAll,
     cwd: Deno.cwd(),
     signal: controller.signal,
+    now: Date.now,
   };
   try {
     return await runCli(Deno.args, io);

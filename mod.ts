@@ -7,23 +7,49 @@
  * @example Load the cases of an eval file
  * ```ts
  * import { loadEvalCases } from "@agentv/agentv";
+ * import { join } from "node:path";
  *
- * const cases = await loadEvalCases("evals/dataset.yaml", {
+ * // A dataset folder: `.agentv/` marks its root.
+ * const dir = await Deno.makeTempDir();
+ * await Deno.mkdir(join(dir, ".agentv"));
+ * await Deno.writeTextFile(
+ *   join(dir, "dataset.yaml"),
+ *   "evalcases:\n  - id: capital\n    expected_outcome: Names Paris\n    input: Capital of France?\n",
+ * );
+ *
+ * const cases = await loadEvalCases(join(dir, "dataset.yaml"), {
  *   onDiagnostic: (d) => console.warn(`${d.file}:${d.line}:${d.column}: ${d.message}`),
  * });
- * console.log(cases.length);
+ * console.log(cases.length); // 1
+ * await Deno.remove(dir, { recursive: true });
  * ```
  *
  * @example Run evals and gate on the result
  * ```ts
  * import { runEval } from "@agentv/agentv";
+ * import { join } from "node:path";
+ *
+ * // A dataset with a mock target (swap in `provider: openai` and a `${{ OPENAI_API_KEY }}`).
+ * const dir = await Deno.makeTempDir();
+ * await Deno.mkdir(join(dir, ".agentv"));
+ * await Deno.writeTextFile(
+ *   join(dir, ".agentv/targets.yaml"),
+ *   "targets:\n  - name: default\n    provider: mock\n    response: The capital is Paris.\n",
+ * );
+ * await Deno.writeTextFile(
+ *   join(dir, "dataset.yaml"),
+ *   "evalcases:\n  - id: capital\n    expected_outcome: Names Paris\n    input: Capital of France?\n" +
+ *     "    evaluators:\n      - type: contains\n        value: Paris\n",
+ * );
  *
  * const { summary } = await runEval({
- *   files: ["evals/dataset.yaml"],
- *   env: Deno.env.toObject(),
- *   cwd: Deno.cwd(),
+ *   files: [join(dir, "dataset.yaml")],
+ *   env: {},
+ *   cwd: dir,
  * });
- * console.log(summary.mean);
+ * console.log(summary.scores.mean); // 1
+ * if (summary.errors.length > 0 || summary.verdicts.fail > 0) throw new Error("evals failed");
+ * await Deno.remove(dir, { recursive: true });
  * ```
  *
  * @module
@@ -37,7 +63,7 @@ export type { LoadOptions } from "./lib/loader/context.ts";
 export { EvalLoadError } from "./lib/loader/errors.ts";
 export { type DiscoveredFiles, discoverEvalFiles } from "./lib/loader/discover.ts";
 export { buildChatMessages, renderGuidelines, renderPrompt } from "./lib/prompt/render_prompt.ts";
-export { evalFileJsonSchema } from "./lib/schema/json_schema.ts";
+export { evalFileJsonSchema, sidecarJsonSchema } from "./lib/schema/json_schema.ts";
 
 export {
   type EvalFileLoader,
@@ -57,6 +83,17 @@ export type {
   TargetResolvedEvent,
 } from "./lib/runner/events.ts";
 export { RunConfigError } from "./lib/runner/errors.ts";
+export {
+  type RunPermission,
+  type RunPermissionRequest,
+  UntrustedDatasetError,
+} from "./lib/runner/run_permission.ts";
+export type { CommandFile, DatasetCommand } from "./lib/loader/dataset_commands.ts";
+export type {
+  CodeJudgeFunction,
+  CodeJudgePayload,
+  CodeJudgeResult,
+} from "./lib/evaluators/code_judge_types.ts";
 export { readResults, type ReadResultsOutput } from "./lib/report/read_results.ts";
 export {
   type EvaluatorMean,

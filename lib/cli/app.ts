@@ -7,6 +7,8 @@
  */
 import denoJson from "../../deno.json" with { type: "json" };
 import { EvalLoadError } from "../loader/errors.ts";
+import { redactText } from "../targets/redact.ts";
+import { escapeControl } from "../text/escape_control.ts";
 import { suggest } from "../text/suggest.ts";
 import { parseCommandArgs } from "./args.ts";
 import { type Command, type CommandIO, UsageError } from "./command.ts";
@@ -37,6 +39,7 @@ export interface RunCliOptions {
  * const code = await runCli(["--version"], {
  *   stdout: (t) => out.push(t), stderr: (t) => out.push(t), isTTY: false, color: false,
  *   env: () => undefined, envAll: () => ({}), cwd: "/", signal: new AbortController().signal,
+ *   now: Date.now,
  * });
  * // code === 0, out[0] === "agentv 0.1.0\n"
  * ```
@@ -134,7 +137,8 @@ function reportError(error: unknown, io: CommandIO, command: Command | undefined
   const paint = createPaint(io.color);
   const prefix = paint.red(paint.bold("error"));
   if (error instanceof UsageError) {
-    io.stderr(`${prefix}: ${error.message}\n`);
+    // A usage message may quote an argument: control characters in it are shown escaped.
+    io.stderr(`${prefix}: ${escapeControl(error.message)}\n`);
     if (error.hint) io.stderr(`${paint.dim("hint")}: ${error.hint}\n`);
     io.stderr(formatShortUsage(command));
     return 2;
@@ -152,7 +156,10 @@ function reportError(error: unknown, io: CommandIO, command: Command | undefined
     io.stderr("Interrupted\n");
     return 130;
   }
-  const detail = error instanceof Error ? error.stack ?? String(error) : String(error);
+  // Credential forms (`Bearer …`, `key=…`) are masked even in a bug report.
+  const detail = redactText(
+    error instanceof Error ? error.stack ?? String(error) : String(error),
+  );
   io.stderr(
     `${prefix}: internal error in agentv ${VERSION} (a bug; please report it with this output)\n` +
       `${detail}\n`,

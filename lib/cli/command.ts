@@ -23,6 +23,11 @@ export interface CommandIO {
   cwd: string;
   /** Aborted on the first Ctrl-C. */
   signal: AbortSignal;
+  /**
+   * The clock in ms since the epoch (`Date.now` in `main.ts`): elapsed times, ETAs, durations,
+   * timestamps and the default results file name read it, so tests can fix it.
+   */
+  now(): number;
 }
 
 /** An option of a command, in `node:util` `parseArgs` form plus help text. */

@@ -9,6 +9,7 @@ import { basename, dirname, extname, join, resolve } from "node:path";
 import { createJudgeClient } from "../evaluators/judge_client.ts";
 import { JudgeConfigError, selectJudgeTarget } from "../evaluators/judge_select.ts";
 import { generateRubrics } from "../generate/generate_rubrics.ts";
+import { ConfinedReadError } from "../loader/read_confined.ts";
 import { findDatasetRoot } from "../loader/resolve.ts";
 import { readYaml } from "../source/yaml_edit.ts";
 import { loadDotEnv, mergeEnv } from "../targets/env.ts";
@@ -50,6 +51,7 @@ function asUsageError(error: unknown): unknown {
     );
   }
   if (error instanceof TargetConfigError) return new UsageError(error.message, error.hint);
+  if (error instanceof ConfinedReadError) return new UsageError(error.message);
   if (error instanceof JudgeConfigError) return new UsageError(error.message);
   return error;
 }
@@ -93,7 +95,8 @@ async function run(args: ParsedArgs, io: CommandIO): Promise<number> {
         "add .agentv/targets.yaml next to the eval file (or above it), or pass --targets FILE",
       );
     }
-    const targets = await loadTargetsFile(targetsPath);
+    // A discovered targets file must lie inside the dataset root; a `--targets` one is the user's.
+    const targets = await loadTargetsFile(targetsPath, explicit !== undefined ? {} : { root });
     const targetName = str(v, "target") ?? await fileTarget(file) ?? "default";
     const definition = targets.targets.find((t) => t.name === targetName);
     if (definition === undefined) {

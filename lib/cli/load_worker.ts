@@ -26,11 +26,11 @@ async function handle(request: WorkerRequest): Promise<unknown> {
   confineReads(root);
   if (request.op === "load") return await loadEvalFile(path, { root, verbose });
   if (request.kind === "targets") {
-    const report = await validateTargetsFile(path);
+    const report = await validateTargetsFile(path, { root });
     return { ...report, kind: "targets", cases: 0 } satisfies FileReport;
   }
   if (request.kind === "config") {
-    const report = await validateConfigFile(path);
+    const report = await validateConfigFile(path, { root });
     return { ...report, kind: "config", cases: 0 } satisfies FileReport;
   }
   const report = await validateEvalFile(path, { root, verbose });

@@ -7,6 +7,8 @@
  */
 import { isAbsolute, relative } from "node:path";
 import type { Diagnostic } from "../schema/eval_case.ts";
+import { escapeControl } from "../text/escape_control.ts";
+import { isSecretPath, redactSourceLine } from "../targets/redact.ts";
 
 /** ANSI styling that is a no-op when colour is off. */
 export interface Paint {
@@ -52,11 +54,12 @@ export function createPaint(color: boolean): Paint {
  * ```
  */
 export function displayPath(file: string, cwd: string): string {
-  if (!isAbsolute(file)) return file;
+  // Control characters in a file name are shown escaped, never sent to the terminal.
+  if (!isAbsolute(file)) return escapeControl(file);
   const rel = relative(cwd, file);
   if (rel === "") return ".";
-  if (isAbsolute(rel) || rel.startsWith("../../../")) return file;
-  return rel;
+  if (isAbsolute(rel) || rel.startsWith("../../../")) return escapeControl(file);
+  return escapeControl(rel);
 }
 
 /** Reads the lines of a file for source excerpts; `undefined` when it cannot. */
@@ -81,7 +84,9 @@ export function createSourceReader(): SourceLines {
     if (cache.has(file)) return cache.get(file);
     let lines: string[] | undefined;
     try {
-      if (Deno.statSync(file).size <= MAX_SOURCE_BYTES) {
+      // Regular files only: an excerpt must never block on a FIFO or read a device.
+      const info = Deno.statSync(file);
+      if (info.isFile && info.size <= MAX_SOURCE_BYTES) {
         const text = new TextDecoder("utf-8", { fatal: false, ignoreBOM: false }).decode(
           Deno.readFileSync(file),
         );
@@ -129,12 +134,23 @@ export function renderDiagnostic(diagnostic: Diagnostic, options: RenderDiagnost
   const severity = diagnostic.severity === "error"
     ? paint.red(paint.bold("error"))
     : paint.yellow(paint.bold("warning"));
-  const where = line === undefined && diagnostic.path ? ` (at ${diagnostic.path})` : "";
-  const head = `${paint.bold(location)}: ${severity}: ${diagnostic.message}${where}`;
+  const where = line === undefined && diagnostic.path
+    ? ` (at ${escapeControl(diagnostic.path)})`
+    : "";
+  // Messages quote dataset text (ids, values): escape it so it cannot drive the terminal.
+  const head = `${paint.bold(location)}: ${severity}: ${escapeControl(diagnostic.message)}${where}`;
   if (line === undefined || !options.sourceLines) return head;
   const text = options.sourceLines(diagnostic.file)?.[line - 1];
   if (text === undefined) return head;
-  return `${head}\n${excerpt(text, line, column, paint)}`;
+  // Never echo a secret: mask secret-named values on the line, and everything from the column
+  // on when the diagnostic is about a secret setting (e.g. `api_key: 12345678901`).
+  const safe = redactSourceLine(
+    text,
+    column !== undefined && diagnostic.path !== undefined && isSecretPath(diagnostic.path)
+      ? { fromColumn: column }
+      : {},
+  );
+  return `${head}\n${excerpt(safe, line, column, paint)}`;
 }
 
 /** The source line with a gutter and, when the column is known, a caret under it. */

@@ -9,9 +9,12 @@
 import { resolve } from "node:path";
 import { discoverEvalFiles } from "../loader/discover.ts";
 import { EvalLoadError } from "../loader/errors.ts";
+import { globProblem } from "../loader/glob.ts";
 import { createProgressReporter, renderSummary } from "../report/console.ts";
+import { ResultsWriteError } from "../report/results_writer.ts";
 import { runPassed } from "../report/summary.ts";
 import { RunConfigError } from "../runner/errors.ts";
+import { type RunPermission, UntrustedDatasetError } from "../runner/run_permission.ts";
 import {
   defaultResultsPath,
   isSkippedCaseDiagnostic,
@@ -22,7 +25,9 @@ import type { Diagnostic } from "../schema/eval_case.ts";
 import { TargetConfigError, TargetsFileError } from "../targets/errors.ts";
 import { type Command, type CommandIO, type ParsedArgs, UsageError } from "./command.ts";
 import { createPaint, createSourceReader, displayPath, renderDiagnostics } from "./render.ts";
+import { refuseOutputOverInput, runInputs } from "./run_inputs.ts";
 import { Sandbox, sandboxRoot } from "./sandbox.ts";
+import { isTrusted, readTrustStore, trustFilePath } from "./trust_store.ts";
 
 /** Validated options of one `agentv run`. */
 interface RunArgs {
@@ -35,6 +40,7 @@ interface RunArgs {
   filter?: string;
   out?: string;
   dryRun: boolean;
+  allowRun: boolean;
   threshold?: number;
   root?: string;
   verbose: boolean;
@@ -80,7 +86,9 @@ function parseRunArgs(args: ParsedArgs): RunArgs {
     (n) => Number.isInteger(n) && n >= 1 && n <= 1000,
     "an integer from 1 to 1000",
   ) ?? 4;
-  const timeout = number(v, "timeout", (n) => n > 0, "a number of seconds > 0") ?? 120;
+  // Below 1 ms a timeout rounds to 0, which means "no limit" further down: reject it here.
+  const timeout = number(v, "timeout", (n) => n >= 0.001, "a number of seconds >= 0.001 (1 ms)") ??
+    120;
   const threshold = number(v, "threshold", (n) => n >= 0 && n <= 1, "a score between 0 and 1");
   if (v.quiet === true && v.verbose === true) {
     throw new UsageError("--quiet and --verbose cannot be used together");
@@ -90,6 +98,7 @@ function parseRunArgs(args: ParsedArgs): RunArgs {
     workers,
     timeoutMs: Math.round(timeout * 1000),
     dryRun: v["dry-run"] === true,
+    allowRun: v["allow-run"] === true,
     verbose: v.verbose === true,
     quiet: v.quiet === true,
     json: v.json === true,
@@ -109,6 +118,8 @@ function parseRunArgs(args: ParsedArgs): RunArgs {
       (parsed as unknown as Record<string, unknown>)[key] = value;
     }
   }
+  const filterProblem = parsed.filter === undefined ? undefined : globProblem(parsed.filter);
+  if (filterProblem !== undefined) throw new UsageError(`--filter: ${filterProblem}`);
   if (threshold !== undefined) parsed.threshold = threshold;
   return parsed;
 }
@@ -152,6 +163,42 @@ async function loadFiles(
   return sets;
 }
 
+/**
+ * Prints why the results file could not be written (the run stopped scheduling cases) and
+ * returns exit code 1: cases ran, but their results are not all recorded.
+ */
+function reportWriteFailure(error: ResultsWriteError, io: CommandIO): number {
+  const paint = createPaint(io.color);
+  const notStarted = error.summary?.not_started ?? 0;
+  io.stderr(
+    `${paint.red(paint.bold("error"))}: ${error.message}\n` +
+      `${error.rowsWritten} row${error.rowsWritten === 1 ? " was" : "s were"} written and kept; ` +
+      `no case was started after the failure${
+        notStarted > 0 ? ` (${notStarted} not started)` : ""
+      }\n` +
+      `${paint.dim("hint")}: free space on that disk or pass --out with a writable path\n`,
+  );
+  return 1;
+}
+
+/** A permission that allows a root the user trusted with `agentv trust` (files unchanged). */
+async function trustStorePermission(io: CommandIO): Promise<RunPermission> {
+  const store = await readTrustStore(trustFilePath(io.env));
+  return (request) => isTrusted(store, request);
+}
+
+/** The hint of an untrusted dataset: both ways to allow its commands. */
+function trustHint(error: UntrustedDatasetError, io: CommandIO): string {
+  const roots = error.requests.map((r) => displayPath(r.root, io.cwd) || ".");
+  return `review the commands above, then either pass --allow-run to run them this once, or run ` +
+    roots.map((r) => `\`agentv trust ${quoteArg(r)}\``).join(" and ") +
+    ` to allow them until these files change (--dry-run runs nothing)`;
+}
+
+function quoteArg(text: string): string {
+  return /^[\w./:@%+=,-]+$/.test(text) ? text : `'${text.replace(/'/g, `'"'"'`)}'`;
+}
+
 /** Prints a configuration error (diagnostics, message, hint) and returns exit code 2. */
 function reportConfigError(
   error: RunConfigError | TargetConfigError | TargetsFileError,
@@ -174,7 +221,11 @@ function reportConfigError(
   } else if (diagnostics.length === 0) {
     io.stderr(`${paint.red(paint.bold("error"))}: ${error.message}\n`);
   }
-  const hint = error instanceof TargetsFileError ? undefined : error.hint;
+  const hint = error instanceof UntrustedDatasetError
+    ? trustHint(error, io)
+    : error instanceof TargetsFileError
+    ? undefined
+    : error.hint;
   if (hint) io.stderr(`${paint.dim("hint")}: ${hint}\n`);
   return 2;
 }
@@ -231,7 +282,11 @@ async function run(args: ParsedArgs, io: CommandIO): Promise<number> {
     }
     const first = sets.find((s) => s.cases.length > 0) ?? sets[0];
     const out = opts.out ??
-      defaultResultsPath(first.root, first.cases[0]?.dataset ?? "results", Date.now());
+      defaultResultsPath(first.root, first.cases[0]?.dataset ?? "results", io.now());
+    if (opts.out !== undefined) {
+      const targets = opts.targets === undefined ? {} : { targets: resolve(io.cwd, opts.targets) };
+      await refuseOutputOverInput(resolve(io.cwd, out), await runInputs(sets, targets), opts.out);
+    }
 
     const progress = createProgressReporter({
       write: progressOut,
@@ -240,8 +295,9 @@ async function run(args: ParsedArgs, io: CommandIO): Promise<number> {
       quiet: opts.quiet,
       verbose: opts.verbose,
       cwd: io.cwd,
+      now: io.now,
     });
-    const { summary } = await runEval({
+    const result = await runEval({
       sets,
       ...(opts.target !== undefined ? { targetOverride: opts.target } : {}),
       ...(opts.targets !== undefined ? { targetsFile: opts.targets } : {}),
@@ -254,11 +310,18 @@ async function run(args: ParsedArgs, io: CommandIO): Promise<number> {
       env: io.envAll(),
       cwd: io.cwd,
       signal: io.signal,
+      now: io.now,
+      allowRun: opts.allowRun || await trustStorePermission(io),
       onEvent: progress.onEvent,
       verbose: opts.verbose,
       keepRows: false,
+    }).catch((e) => {
+      if (e instanceof ResultsWriteError) return e;
+      throw e;
     });
     progress.finish();
+    if (result instanceof ResultsWriteError) return reportWriteFailure(result, io);
+    const { summary } = result;
     if (opts.json) io.stdout(JSON.stringify(summary, null, 2) + "\n");
     else {
       io.stdout(
@@ -319,7 +382,12 @@ export const runCommand: Command = {
     },
     "dry-run": {
       type: "boolean",
-      description: "Replace every target and judge by a mock (no network)",
+      description: "Replace every target and judge by a mock; run no command or code judge",
+    },
+    "allow-run": {
+      type: "boolean",
+      description:
+        "Run the commands the dataset defines (script code judges, cli targets) this once",
     },
     threshold: {
       type: "string",

@@ -16,7 +16,9 @@
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { findDatasetRoot } from "../loader/resolve.ts";
 import { EvalLoadError } from "../loader/errors.ts";
+import { checkConfinedFile } from "../loader/read_confined.ts";
 import type { LoadedEvalFile } from "../loader/load_eval_file.ts";
+import type { CaseTargetUse } from "../loader/validate_eval_file.ts";
 import type { Diagnostic } from "../schema/eval_case.ts";
 
 /** What a file is: an eval dataset, a `.agentv/targets.*` file or a `.agentv/config.yaml`. */
@@ -34,6 +36,8 @@ export interface FileReport {
   cases: number;
   /** Everything found, errors and warnings. */
   diagnostics: Diagnostic[];
+  /** Eval files: each valid case's target and where the case names it. */
+  targets?: CaseTargetUse[];
 }
 
 /** A loaded eval file (the loader's shape, which the runner consumes). */
@@ -149,6 +153,15 @@ export class Sandbox {
     options: { kind?: FileKind; verbose?: boolean; signal?: AbortSignal } = {},
   ): Promise<FileReport> {
     const kind = options.kind ?? "eval";
+    if (kind !== "eval") {
+      // The checks `run` applies to config-like files, with the same message (links leading
+      // outside the root, FIFOs, devices, files over 1 MiB).
+      const label = kind === "targets" ? "targets file" : "config file";
+      const checked = await checkConfinedFile(path, { label, root: this.root });
+      if (!checked.ok && checked.reason !== "missing") {
+        return { file: path, kind, valid: false, cases: 0, diagnostics: [checked.diagnostic] };
+      }
+    }
     const outside = await this.#outsideRoot(path);
     if (outside) return { file: path, kind, valid: false, cases: 0, diagnostics: [outside] };
     const value = await this.#call(

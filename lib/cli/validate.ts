@@ -16,6 +16,9 @@ import {
   renderDiagnostic,
   sortDiagnostics,
 } from "./render.ts";
+import { createCaseTargetChecker } from "../runner/check_case_targets.ts";
+import { discoverTargetsFile } from "../targets/targets_file.ts";
+import { TargetConfigError } from "../targets/errors.ts";
 import { type FileKind, type FileReport, Sandbox, sandboxRoot } from "./sandbox.ts";
 
 /** Totals over all validated files. */
@@ -52,6 +55,10 @@ export interface ValidatePathsOptions {
   verbose?: boolean;
   /** Stops between files (rejects with the abort reason). */
   signal?: AbortSignal;
+  /** Targets file (absolute) for every eval file instead of the discovered one (`--targets`). */
+  targetsFile?: string;
+  /** Target for every case instead of its own (`--target`). */
+  targetOverride?: string;
 }
 
 /**
@@ -74,7 +81,10 @@ export async function validatePaths(
   for (const arg of args) {
     const path = resolve(cwd, arg);
     const info = await statOrUndefined(path);
-    const kind = info?.isFile ? settingsKind(path, { explicit: true }) : undefined;
+    // A FIFO or device named like a settings file is validated too (and refused by the reader).
+    const kind = info !== undefined && !info.isDirectory
+      ? settingsKind(path, { explicit: true })
+      : undefined;
     if (kind) {
       kinds.set(path, kind);
       continue;
@@ -130,6 +140,20 @@ export async function validatePaths(
     }),
   );
   const ordered = files.map((file) => reports.get(file)!);
+  // Every case's target must exist in the targets file that applies, as `run` requires.
+  const checkTargets = createCaseTargetChecker({
+    ...(options.targetsFile !== undefined ? { targetsFile: options.targetsFile } : {}),
+    ...(options.targetOverride !== undefined ? { targetOverride: options.targetOverride } : {}),
+    displayPath: (p) => displayPath(p, cwd),
+  });
+  for (const report of ordered) {
+    if (report.kind !== "eval" || !report.targets) continue;
+    const root = rootOfDir.get(dirname(report.file))!;
+    const found = await checkTargets({ file: report.file, root, targets: report.targets });
+    if (found.length === 0) continue;
+    report.diagnostics.push(...found);
+    report.valid = false;
+  }
   return { files: ordered, problems, summary: summarize(ordered) };
 }
 
@@ -172,7 +196,11 @@ function settingsKind(path: string, options: { explicit: boolean }): FileKind | 
   return undefined;
 }
 
-/** Every `.agentv/targets.*` and `.agentv/config.yaml` below `dir` (not following symlinks). */
+/**
+ * Every `.agentv/targets.*` and `.agentv/config.yaml` below `dir` (not following symlinked
+ * folders). Entries that are symlinks, FIFOs or devices are listed, so that validating them
+ * reports why `run` would refuse them instead of skipping them silently.
+ */
 async function findSettingsFiles(dir: string): Promise<Map<string, FileKind>> {
   const found = new Map<string, FileKind>();
   const walk = async (current: string) => {
@@ -185,9 +213,17 @@ async function findSettingsFiles(dir: string): Promise<Map<string, FileKind>> {
     entries.sort((a, b) => (a.name < b.name ? -1 : 1));
     for (const entry of entries) {
       const path = join(current, entry.name);
-      if (entry.isDirectory && entry.name === ".agentv") {
-        for await (const inner of Deno.readDir(path)) {
-          const kind = inner.isFile
+      if ((entry.isDirectory || entry.isSymlink) && entry.name === ".agentv") {
+        // A linked `.agentv/` too: its files are reported as outside the root when it leads out.
+        let inners: Deno.DirEntry[] = [];
+        try {
+          inners = await Array.fromAsync(Deno.readDir(path));
+        } catch {
+          // not a folder (or a broken link): nothing to validate
+        }
+        for (const inner of inners) {
+          // Symlinks, FIFOs and devices too: validating them reports why they are refused.
+          const kind = !inner.isDirectory
             ? settingsKind(join(path, inner.name), { explicit: false })
             : undefined;
           if (kind) found.set(join(path, inner.name), kind);
@@ -303,11 +339,26 @@ async function run(args: ParsedArgs, io: CommandIO): Promise<number> {
       );
     }
   }
+  const targetOverride = typeof args.values.target === "string" ? args.values.target : undefined;
+  let targetsFile: string | undefined;
+  if (typeof args.values.targets === "string") {
+    try {
+      targetsFile = await discoverTargetsFile(resolve(io.cwd, "x"), {
+        root: io.cwd,
+        explicit: resolve(io.cwd, args.values.targets),
+      });
+    } catch (error) {
+      if (!(error instanceof TargetConfigError)) throw error;
+      throw new UsageError(error.message, error.hint);
+    }
+  }
   let result: ValidateResult;
   try {
     result = await validatePaths(args.positionals, {
       cwd: io.cwd,
       root,
+      ...(targetsFile !== undefined ? { targetsFile } : {}),
+      ...(targetOverride !== undefined ? { targetOverride } : {}),
       verbose: args.values.verbose === true,
       signal: io.signal,
     });
@@ -341,8 +392,19 @@ async function run(args: ParsedArgs, io: CommandIO): Promise<number> {
 export const validateCommand: Command = {
   name: "validate",
   summary: "Check eval files, targets and config without running anything",
-  usage: "agentv validate <file|folder|glob>... [--root DIR] [--verbose] [--json]",
+  usage:
+    "agentv validate <file|folder|glob>... [--target NAME] [--targets FILE] [--root DIR] [--verbose] [--json]",
   options: {
+    target: {
+      type: "string",
+      valueName: "NAME",
+      description: "Check every case against this target, as run --target does",
+    },
+    targets: {
+      type: "string",
+      valueName: "FILE",
+      description: "Targets file (default: nearest .agentv/targets.yaml), as run --targets does",
+    },
     root: {
       type: "string",
       valueName: "DIR",

@@ -5,9 +5,9 @@
  * @module
  */
 import { formatPath } from "../loader/errors.ts";
+import { readConfinedText } from "../loader/read_confined.ts";
 import { parseAgentvConfig } from "../schema/config.ts";
 import type { Diagnostic } from "../schema/eval_case.ts";
-import { decodeText } from "../source/decode.ts";
 import { parseYamlSource, type PathKey } from "../source/yaml_source.ts";
 import { suggest } from "../text/suggest.ts";
 
@@ -15,8 +15,9 @@ import { suggest } from "../text/suggest.ts";
 const CONFIG_KEYS = ["$schema", "guideline_patterns"];
 
 /**
- * Validates a `.agentv/config.yaml` file. Never throws for problems in the file: unreadable or
- * invalid files come back with error diagnostics; unknown keys and an empty
+ * Validates a `.agentv/config.yaml` file. Never throws for problems in the file: unreadable,
+ * refused (a link leading outside `options.root`, not a regular file, over 1 MiB) or invalid
+ * files come back with error diagnostics; unknown keys and an empty
  * `guideline_patterns` are warnings.
  *
  * @example
@@ -27,6 +28,7 @@ const CONFIG_KEYS = ["$schema", "guideline_patterns"];
  */
 export async function validateConfigFile(
   path: string,
+  options: { root?: string } = {},
 ): Promise<{ file: string; valid: boolean; diagnostics: Diagnostic[] }> {
   const diagnostics: Diagnostic[] = [];
   const done = () => ({
@@ -34,30 +36,16 @@ export async function validateConfigFile(
     valid: !diagnostics.some((d) => d.severity === "error"),
     diagnostics,
   });
-  let bytes: Uint8Array;
-  try {
-    bytes = await Deno.readFile(path);
-  } catch (error) {
-    diagnostics.push({
-      severity: "error",
-      file: path,
-      message: `Cannot read the config file (${
-        error instanceof Error ? error.message : String(error)
-      }); expected a readable YAML file; check the path and its permissions`,
-    });
+  // Links leading outside `options.root`, FIFOs, devices and files over 1 MiB are refused.
+  const read = await readConfinedText(path, {
+    label: "config file",
+    ...(options.root !== undefined ? { root: options.root } : {}),
+  });
+  if (!read.ok) {
+    diagnostics.push(read.diagnostic);
     return done();
   }
-  const decoded = decodeText(bytes);
-  if (!decoded.ok) {
-    diagnostics.push({
-      severity: "error",
-      file: path,
-      ...decoded.position,
-      message: decoded.message,
-    });
-    return done();
-  }
-  const parsed = parseYamlSource(decoded.text);
+  const parsed = parseYamlSource(read.text);
   if (!parsed.ok) {
     for (const problem of parsed.errors) {
       diagnostics.push({

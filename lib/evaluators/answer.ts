@@ -91,8 +91,9 @@ export function summarizeTrace(
  * @example
  * ```ts
  * import { extractJsonCandidates } from "./answer.ts";
- * extractJsonCandidates('Sure! ```json\n{"score": 1}\n``` Hope it helps.');
- * // → [{ score: 1 }]
+ * const fence = "`".repeat(3);
+ * const found = extractJsonCandidates(`Sure! ${fence}json\n{"score": 1}\n${fence} Hope it helps.`);
+ * if (JSON.stringify(found[0]) !== '{"score":1}') throw new Error(JSON.stringify(found));
  * ```
  */
 export function extractJsonCandidates(text: string): Record<string, unknown>[] {

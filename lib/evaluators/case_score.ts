@@ -12,8 +12,11 @@ export interface CaseScore {
   score: number;
   /** Verdict from the score, or `fail` when a counted evaluator forces it. */
   verdict: Verdict;
-  /** `error` when any evaluator (counted or not) could not score, or none ran. */
-  status: "ok" | "error";
+  /**
+   * `error` when any evaluator (counted or not) could not score, or none ran; `skipped` when
+   * every evaluator was skipped (a dry run of code judges only).
+   */
+  status: "ok" | "error" | "skipped";
   /** Hits of the counted evaluators, in order. */
   hits: string[];
   /** Misses of the counted evaluators, in order. */
@@ -37,6 +40,7 @@ function forcesFail(result: EvaluatorResult): string | undefined {
  *
  * Rules:
  * - score = Σ weight·score / Σ weight over evaluators with weight > 0 (scores clamped first);
+ * - `skipped` results (code judges in a dry run) are left out entirely;
  * - weight-0 evaluators are reported on the row but stay out of the score, hits, misses and
  *   reasoning — unless *every* evaluator has weight 0: weights are relative, so all-zero is read
  *   as all-equal (plain mean, every evaluator counted);
@@ -57,7 +61,19 @@ function forcesFail(result: EvaluatorResult): string | undefined {
  * c.verdict; // "borderline"
  * ```
  */
-export function aggregateCaseScore(results: readonly EvaluatorResult[]): CaseScore {
+export function aggregateCaseScore(all: readonly EvaluatorResult[]): CaseScore {
+  // Skipped results (code judges in a dry run) did not run and never count.
+  const results = all.filter((r) => r.status !== "skipped");
+  if (results.length === 0 && all.length > 0) {
+    return {
+      score: 0,
+      verdict: "fail",
+      status: "skipped",
+      hits: [],
+      misses: [],
+      reasoning: "every evaluator was skipped",
+    };
+  }
   if (results.length === 0) {
     return {
       score: 0,

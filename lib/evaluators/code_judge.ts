@@ -10,12 +10,25 @@ import type { CodeJudgeConfig } from "../schema/evaluator.ts";
 import type { Message } from "../schema/message.ts";
 import { isPlainObject, preview } from "./match.ts";
 import { errorOutcome, scoredOutcome } from "./outcome.ts";
+import { childEnv, processBaseEnv } from "../targets/child_env.ts";
+import type { CodeJudgePayload } from "./code_judge_types.ts";
+import { judgeModulePath, resolveJudgeModule, runModuleJudge } from "./module_judge.ts";
 import { runScript, type ScriptRun, tail } from "./script_process.ts";
 import { startTargetProxy, type TargetProxy } from "./target_proxy.ts";
 import type { EvaluationContext, EvaluatorOutcome } from "./types.ts";
 
 /** Config keys that drive the evaluator itself; every other key is passed on as `config`. */
-const OWN_KEYS = new Set(["name", "type", "weight", "script", "cwd", "target", "timeout_seconds"]);
+const OWN_KEYS = new Set([
+  "name",
+  "type",
+  "weight",
+  "script",
+  "module",
+  "cwd",
+  "env",
+  "target",
+  "timeout_seconds",
+]);
 
 function segmentText(segment: Record<string, unknown>): string | undefined {
   if (segment.type === "text" && typeof segment.value === "string") return segment.value;
@@ -71,7 +84,7 @@ export function referenceAnswer(expected: readonly Message[]): string {
 export function buildCodeJudgePayload(
   config: CodeJudgeConfig,
   context: EvaluationContext,
-): Record<string, unknown> {
+): CodeJudgePayload {
   const c = context.evalCase;
   const passThrough = Object.fromEntries(
     Object.entries(config).filter(([k]) => !OWN_KEYS.has(k)),
@@ -160,12 +173,88 @@ function failureMessage(run: ScriptRun, timeoutMs: number): string | undefined {
   return undefined;
 }
 
+/** Turns a judge's reply (a module's return value or a script's JSON) into an outcome. */
+function replyOutcome(
+  reply: unknown,
+  name: string,
+  extra: { evaluator_provider_request: Record<string, unknown> },
+  what: string,
+): EvaluatorOutcome {
+  if (!isPlainObject(reply)) {
+    return errorOutcome(
+      name,
+      `${what} returned ${preview(reply)}; expected an object {"score": 0..1, "hits"?, "misses"?}`,
+      extra,
+    );
+  }
+  if (typeof reply.score !== "number" || !Number.isFinite(reply.score)) {
+    return errorOutcome(
+      name,
+      `Code judge reply has no numeric "score" (got ${preview(reply.score)}); ` +
+        `return {"score": 0..1, "hits": [...], "misses": [...]}`,
+      extra,
+    );
+  }
+  return scoredOutcome(reply.score, {
+    hits: stringList(reply.hits),
+    misses: stringList(reply.misses),
+    ...(typeof reply.reasoning === "string" ? { reasoning: reply.reasoning } : {}),
+    ...(reply.details !== undefined ? { details: reply.details } : {}),
+    ...extra,
+  });
+}
+
+function timeoutOf(config: CodeJudgeConfig, context: EvaluationContext): number {
+  return config.timeout_seconds !== undefined
+    ? Math.round(config.timeout_seconds * 1000)
+    : context.timeoutMs;
+}
+
+/** A module judge: the default export of a TS/JS file, run in a read-root-only worker. */
+async function evaluateModuleJudge(
+  config: CodeJudgeConfig,
+  modulePath: string,
+  context: EvaluationContext,
+): Promise<EvaluatorOutcome> {
+  const request: Record<string, unknown> = { module: modulePath };
+  const extra = { evaluator_provider_request: request };
+  if (config.target !== undefined && config.target !== false) {
+    return errorOutcome(
+      config.name,
+      "`target:` (the judge proxy) is only available to script code judges; a module judge " +
+        "has no network access. Remove `target:` or use `script:`",
+      extra,
+    );
+  }
+  let path: string;
+  try {
+    path = await resolveJudgeModule(modulePath, { evalDir: context.evalDir, root: context.root });
+  } catch (e) {
+    return errorOutcome(config.name, (e as Error).message, extra);
+  }
+  const run = await runModuleJudge(path, buildCodeJudgePayload(config, context), {
+    root: context.root,
+    timeoutMs: timeoutOf(config, context),
+    signal: context.signal,
+  });
+  if (!run.ok) {
+    const logs = run.logs.trim() === "" ? "" : `; console: ${tail(run.logs.trim(), 2000)}`;
+    const message = run.aborted || run.timedOut ? run.error : `Code judge module failed: ${run.error}`;
+    return errorOutcome(config.name, `${message}${logs}`, extra);
+  }
+  return replyOutcome(run.value, config.name, extra, "Code judge module");
+}
+
 /**
- * Runs the code judge script. `script` as an array is argv (no shell); as a string it runs
- * through `sh -c` (`cmd /c` on Windows). The payload is pretty JSON on stdin; the reply is the
- * last JSON object on stdout: `score` (required number, clamped to [0, 1]), `hits`, `misses`,
- * `reasoning`, `details`. The verdict comes from the score. With `target:` the script may call
- * the judge target through a loopback proxy (`AGENTV_TARGET_PROXY_URL` / `_TOKEN` in its env).
+ * Runs a code judge. A `module` (or a `script` that is one `.ts`/`.js`/`.mjs` path) is imported
+ * in a worker that may only read the dataset root, and its default export is called with the
+ * payload. Otherwise `script` runs as a subprocess: as an array it is argv (no shell); as a
+ * string it runs through `sh -c` (`cmd /c` on Windows), with the payload as pretty JSON on stdin
+ * and the reply read as the last JSON object on stdout. Either way the reply is `score`
+ * (required number, clamped to [0, 1]), `hits`, `misses`, `reasoning`, `details`; the verdict
+ * comes from the score. Scripts see a scrubbed environment (PATH, HOME, LANG, TMPDIR and the
+ * names listed under `env`); with `target:` a script may call the judge target through a
+ * loopback proxy (`AGENTV_TARGET_PROXY_URL` / `_TOKEN` in its env).
  *
  * @example
  * ```ts ignore
@@ -179,6 +268,11 @@ export async function evaluateCodeJudge(
   config: CodeJudgeConfig,
   context: EvaluationContext,
 ): Promise<EvaluatorOutcome> {
+  const modulePath = judgeModulePath(config);
+  if (modulePath !== undefined) return await evaluateModuleJudge(config, modulePath, context);
+  if (config.script === undefined) {
+    return errorOutcome(config.name, "code_judge needs `module` or `script`");
+  }
   const argv = typeof config.script === "string"
     ? Deno.build.os === "windows" ? ["cmd", "/c", config.script] : ["sh", "-c", config.script]
     : [...config.script];
@@ -190,9 +284,7 @@ export async function evaluateCodeJudge(
     return errorOutcome(config.name, (e as Error).message, { evaluator_provider_request: request });
   }
   request.cwd = cwd;
-  const timeoutMs = config.timeout_seconds !== undefined
-    ? Math.round(config.timeout_seconds * 1000)
-    : context.timeoutMs;
+  const timeoutMs = timeoutOf(config, context);
 
   const extra = { evaluator_provider_request: request };
   let proxy: TargetProxy | undefined;
@@ -210,6 +302,10 @@ export async function evaluateCodeJudge(
   }
 
   const payload = JSON.stringify(buildCodeJudgePayload(config, context), null, 2);
+  const listed = config.env ?? [];
+  const own: Record<string, string> = proxy !== undefined
+    ? { AGENTV_TARGET_PROXY_URL: proxy.url, AGENTV_TARGET_PROXY_TOKEN: proxy.token }
+    : {};
   let run: ScriptRun;
   try {
     run = await runScript(argv, {
@@ -217,9 +313,8 @@ export async function evaluateCodeJudge(
       stdin: payload,
       timeoutMs,
       signal: context.signal,
-      ...(proxy !== undefined
-        ? { env: { AGENTV_TARGET_PROXY_URL: proxy.url, AGENTV_TARGET_PROXY_TOKEN: proxy.token } }
-        : {}),
+      env: childEnv(context.env ?? processBaseEnv(listed), listed, own),
+      clearEnv: true,
     });
   } finally {
     if (proxy !== undefined) {
@@ -247,19 +342,5 @@ export async function evaluateCodeJudge(
       extra,
     );
   }
-  if (typeof reply.score !== "number" || !Number.isFinite(reply.score)) {
-    return errorOutcome(
-      config.name,
-      `Code judge reply has no numeric "score" (got ${preview(reply.score)}); ` +
-        `print {"score": 0..1, "hits": [...], "misses": [...]}`,
-      extra,
-    );
-  }
-  return scoredOutcome(reply.score, {
-    hits: stringList(reply.hits),
-    misses: stringList(reply.misses),
-    ...(typeof reply.reasoning === "string" ? { reasoning: reply.reasoning } : {}),
-    ...(reply.details !== undefined ? { details: reply.details } : {}),
-    evaluator_provider_request: request,
-  });
+  return replyOutcome(reply, config.name, extra, "Code judge");
 }

@@ -12,6 +12,8 @@ import { lastJsonObject } from "./code_judge.ts";
 import { DEFAULT_AGGREGATOR_TEMPLATE, templateValues } from "./judge_prompt.ts";
 import { judgeError } from "./judge_reply.ts";
 import { gradeFreeform } from "./llm_judge.ts";
+import { childEnv, processBaseEnv } from "../targets/child_env.ts";
+import { DRY_RUN_SKIP, skippedOutcome } from "./outcome.ts";
 import { runScript, tail } from "./script_process.ts";
 import type { EvaluationContext, EvaluatorOutcome } from "./types.ts";
 import { clampScore, scoreToVerdict } from "./verdict.ts";
@@ -49,9 +51,13 @@ export async function evaluateComposite(
     }),
   );
   let outcome: EvaluatorOutcome;
+  const ran = members.filter((m) => m.status !== "skipped");
+  if (context.dryRun === true && (aggregator.type === "code_judge" || ran.length === 0)) {
+    return { ...skippedOutcome(DRY_RUN_SKIP), evaluator_results: members };
+  }
   switch (aggregator.type) {
     case "weighted_average":
-      outcome = weightedAverage(members, aggregator);
+      outcome = weightedAverage(ran, aggregator);
       break;
     case "code_judge":
       outcome = await codeAggregate(members, aggregator, context);
@@ -167,6 +173,8 @@ async function codeAggregate(
     stdin: payload,
     timeoutMs: context.timeoutMs,
     signal: context.signal,
+    env: context.env !== undefined ? childEnv(context.env) : processBaseEnv(),
+    clearEnv: true,
   });
   const stderr = run.stderr.trim() === "" ? "" : `: ${tail(run.stderr.trim(), 2000)}`;
   if (run.spawnError !== undefined) {

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { compileLinearRegex, type LinearRegex } from "../text/linear_regex.ts";
 
 /** A calendar date. */
 export interface CalendarDate {
@@ -55,9 +56,10 @@ const TOKENS = ["YYYY", "MMMM", "MMM", "MM", "M", "DD", "D", "YY"] as const;
 type Token = typeof TOKENS[number];
 type Part = { token: Token } | { literal: string };
 
-const compiled = new Map<string, { regex: RegExp; tokens: Token[] }>();
+const compiled = new Map<string, { regex: LinearRegex; tokens: Token[] }>();
 
-function compile(format: string): { regex: RegExp; tokens: Token[] } {
+/** Compiles a (dataset-supplied) format for linear-time matching: no value can make it hang. */
+function compile(format: string): { regex: LinearRegex; tokens: Token[] } {
   const cached = compiled.get(format);
   if (cached) return cached;
   const parts: Part[] = [];
@@ -93,7 +95,7 @@ function compile(format: string): { regex: RegExp; tokens: Token[] } {
         return "(\\d{1,2})";
     }
   }).join("");
-  const result = { regex: new RegExp(`^${source}$`, "i"), tokens };
+  const result = { regex: compileLinearRegex(`^${source}$`, "i"), tokens };
   compiled.set(format, result);
   return result;
 }
@@ -124,12 +126,12 @@ function daysInMonth(year: number, month: number): number {
 export function parseDateWithFormat(value: string, format: string): CalendarDate | undefined {
   const { regex, tokens } = compile(format);
   const m = regex.exec(value.trim());
-  if (m === null) return undefined;
+  if (m === undefined) return undefined;
   let year: number | undefined;
   let month: number | undefined;
   let day: number | undefined;
   for (const [i, token] of tokens.entries()) {
-    const text = m[i + 1];
+    const text = m.groups[i] ?? "";
     switch (token) {
       case "YYYY":
         year = Number(text);

@@ -2,11 +2,14 @@
  * A small JSON Schema validator for the `json_schema` evaluator. Supports `type`, `properties`,
  * `required`, `additionalProperties`, `items` (schema or tuple array), `prefixItems`, `enum`,
  * `const`, `minimum`/`maximum`, `exclusiveMinimum`/`exclusiveMaximum`, `minLength`/`maxLength`,
- * `pattern`, `minItems`/`maxItems`, `anyOf`/`oneOf`/`allOf`/`not` and boolean schemas.
- * Other keywords (e.g. `$ref`, `format`) are not checked and are reported as unsupported.
+ * `pattern`, `minItems`/`maxItems`, `anyOf`/`oneOf`/`allOf`/`not`, boolean schemas and `$ref`s
+ * inside the schema (`#`, `#/$defs/...`). Other keywords (e.g. `format`) are not checked and are
+ * reported as unsupported.
  *
  * @module
  */
+import { compileLinearRegex, type LinearRegex } from "../text/linear_regex.ts";
+import { resolveSchemaRef } from "../schema/json_schema_problems.ts";
 import { deepEqual, isPlainObject, preview } from "./match.ts";
 
 /** One place where the value breaks the schema. */
@@ -47,6 +50,9 @@ const SUPPORTED = new Set([
   "oneOf",
   "allOf",
   "not",
+  "$ref",
+  "$defs",
+  "definitions",
 ]);
 const ANNOTATIONS = new Set([
   "$schema",
@@ -90,10 +96,19 @@ function collectUnsupported(schema: unknown, out: Set<string>): void {
   }
   if (Array.isArray(schema.items)) subs.push(...schema.items);
   if (isPlainObject(schema.properties)) subs.push(...Object.values(schema.properties));
+  for (const key of ["$defs", "definitions"]) {
+    if (isPlainObject(schema[key])) subs.push(...Object.values(schema[key]));
+  }
   for (const sub of subs) collectUnsupported(sub, out);
 }
 
+/** How many `$ref`s may be followed in a row (a cycle that consumes no data stops here). */
+const MAX_REF_DEPTH = 64;
+
 class Checker {
+  #refs = 0;
+  constructor(private readonly root: unknown) {}
+
   check(schema: unknown, value: unknown, pointer: string, out: SchemaViolation[]): void {
     if (schema === true || schema === undefined) return;
     if (schema === false) {
@@ -102,6 +117,16 @@ class Checker {
     }
     if (!isPlainObject(schema)) return;
     const add = (message: string, at = pointer) => out.push({ pointer: at, message });
+    if (typeof schema.$ref === "string") {
+      const target = resolveSchemaRef(this.root, schema.$ref);
+      if ("problem" in target) add(target.problem);
+      else if (this.#refs >= MAX_REF_DEPTH) add(`$ref '${schema.$ref}' nests too deeply`);
+      else {
+        this.#refs++;
+        this.check(target.schema, value, pointer, out);
+        this.#refs--;
+      }
+    }
 
     if (schema.type !== undefined) {
       const types = Array.isArray(schema.type) ? schema.type.map(String) : [String(schema.type)];
@@ -147,11 +172,11 @@ class Checker {
       add(`string is ${length} characters, longer than maxLength ${s.maxLength}`);
     }
     if (typeof s.pattern === "string") {
-      let re: RegExp;
+      let re: LinearRegex;
       try {
-        re = new RegExp(s.pattern, "u");
+        re = compileLinearRegex(s.pattern);
       } catch (e) {
-        add(`schema pattern ${preview(s.pattern)} is not a valid regex: ${(e as Error).message}`);
+        add(`schema pattern ${preview(s.pattern)} cannot be used: ${(e as Error).message}`);
         return;
       }
       if (!re.test(v)) add(`${preview(v)} does not match pattern ${preview(s.pattern)}`);
@@ -267,7 +292,7 @@ class Checker {
  */
 export function checkJsonSchema(schema: unknown, value: unknown): SchemaCheck {
   const violations: SchemaViolation[] = [];
-  new Checker().check(schema, value, "", violations);
+  new Checker(schema).check(schema, value, "", violations);
   const unsupported = new Set<string>();
   collectUnsupported(schema, unsupported);
   return { violations, unsupported: [...unsupported].sort() };

@@ -63,3 +63,20 @@ export function errorOutcome(
 export function zeroOutcome(reason: string): EvaluatorOutcome {
   return scoredOutcome(0, { hits: [], misses: [reason], reasoning: reason });
 }
+
+/** Why code judges are skipped in a dry run. */
+export const DRY_RUN_SKIP = "Dry run: code judges are not run (skipped, not counted)";
+
+/**
+ * A `skipped` outcome: the evaluator did not run (e.g. a code judge in a dry run). It never
+ * counts toward a score; score 0 and verdict `fail` are placeholders.
+ *
+ * @example
+ * ```ts
+ * import { skippedOutcome } from "./outcome.ts";
+ * skippedOutcome("dry run").status; // "skipped"
+ * ```
+ */
+export function skippedOutcome(reason: string): EvaluatorOutcome {
+  return { status: "skipped", score: 0, verdict: "fail", hits: [], misses: [], reasoning: reason };
+}

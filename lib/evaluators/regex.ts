@@ -1,9 +1,11 @@
 /**
- * `regex`: the answer matches a JavaScript regular expression.
+ * `regex`: the answer matches a regular expression (JavaScript syntax without backreferences or
+ * lookaround), matched in linear time so that no answer can make it hang.
  *
  * @module
  */
 import type { RegexConfig } from "../schema/evaluator.ts";
+import { compileLinearRegex, type LinearRegex } from "../text/linear_regex.ts";
 import { preview } from "./match.ts";
 import { scoredOutcome } from "./outcome.ts";
 import type { EvaluationContext, EvaluatorOutcome } from "./types.ts";
@@ -22,14 +24,27 @@ export function evaluateRegex(
   context: EvaluationContext,
 ): Promise<EvaluatorOutcome> {
   const shown = `/${config.pattern}/${config.flags ?? ""}`;
-  // A fresh RegExp per call: `g`/`y` flags make `exec` stateful.
-  const match = new RegExp(config.pattern, config.flags).exec(context.candidate);
+  const match = compiled(config.pattern, config.flags ?? "").exec(context.candidate);
   return Promise.resolve(
     match
-      ? scoredOutcome(1, { hits: [`Matches ${shown}`], misses: [], details: { match: match[0] } })
+      ? scoredOutcome(1, { hits: [`Matches ${shown}`], misses: [], details: { match: match.text } })
       : scoredOutcome(0, {
         hits: [],
         misses: [`Does not match ${shown}: ${preview(context.candidate)}`],
       }),
   );
+}
+
+const cache = new Map<string, LinearRegex>();
+
+/** The compiled pattern (validated when the dataset was loaded), cached per pattern and flags. */
+function compiled(pattern: string, flags: string): LinearRegex {
+  const key = `${flags}/${pattern}`;
+  let re = cache.get(key);
+  if (!re) {
+    re = compileLinearRegex(pattern, flags);
+    if (cache.size > 1000) cache.clear();
+    cache.set(key, re);
+  }
+  return re;
 }

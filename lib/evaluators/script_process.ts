@@ -33,8 +33,10 @@ export interface RunScriptOptions {
   timeoutMs: number;
   /** Kill the script when this aborts. */
   signal?: AbortSignal;
-  /** Extra environment variables (added to the parent environment). */
+  /** Extra environment variables (added to the parent environment unless `clearEnv`). */
   env?: Record<string, string>;
+  /** Start from an empty environment: the script sees only `env` (default false). */
+  clearEnv?: boolean;
 }
 
 const STDOUT_CAP = 4 * 1024 * 1024;
@@ -87,6 +89,7 @@ export async function runScript(
       args: argv.slice(1),
       cwd: options.cwd,
       ...(options.env !== undefined ? { env: options.env } : {}),
+      ...(options.clearEnv ? { clearEnv: true } : {}),
       stdin: "piped",
       stdout: "piped",
       stderr: "piped",

@@ -59,6 +59,13 @@ export interface EvaluationContext {
   noJudgeReason?: string;
   /** Name of the target that produced the answer. */
   targetName: string;
+  /**
+   * Environment that subprocess code judges take PATH, HOME, LANG, TMPDIR and their listed
+   * `env` names from (default: those four read from the process environment).
+   */
+  env?: Readonly<Record<string, string>>;
+  /** A dry run: code judges are reported as skipped instead of running (default false). */
+  dryRun?: boolean;
   /** Runs another evaluator (composite members); provided by the evaluator registry. */
   runEvaluator: (config: EvaluatorConfig, context: EvaluationContext) => Promise<EvaluatorResult>;
 }

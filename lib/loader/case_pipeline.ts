@@ -6,12 +6,13 @@
  * @module
  */
 import type { Diagnostic, EvalCase } from "../schema/eval_case.ts";
-import { type ParsedEvalCase, parseRawEvalCase } from "../schema/eval_file.ts";
+import { isStructuredList, type ParsedEvalCase, parseRawEvalCase } from "../schema/eval_file.ts";
 import type { Message } from "../schema/message.ts";
 import type { Position } from "../source/decode.ts";
 import type { PathKey } from "../source/yaml_source.ts";
 import { formatPath } from "./errors.ts";
 import { type Finding, reportIssues, type SchemaIssue, stripKeys } from "./issues.ts";
+import { checkJudgeDirs } from "./check_judge_dirs.ts";
 import { type CaseContext, type FileDefaults, normalizeCase } from "./normalize_case.ts";
 
 /** How to place a case's findings in its file. */
@@ -26,10 +27,24 @@ export interface CaseLocation {
   locate(path: readonly PathKey[], atKey: boolean): Position | undefined;
 }
 
+/** Where a valid case names its target (its `execution.target`, else its `id`). */
+export interface CaseSite {
+  /** 1-based line. */
+  line?: number;
+  /** 1-based column. */
+  column?: number;
+  /** Location inside the document, e.g. `evalcases[2].execution.target`. */
+  path: string;
+  /** Whether the case itself names the target (else it comes from the file, sidecar or default). */
+  ownTarget: boolean;
+}
+
 /** The outcome of {@link processCase}. */
 export interface CaseOutcome {
   /** The case, when valid. */
   evalCase?: EvalCase;
+  /** Where the case names its target (with `evalCase`). */
+  site?: CaseSite;
   /** Warnings, and the errors that made the case invalid. */
   diagnostics: Diagnostic[];
 }
@@ -74,6 +89,19 @@ export function processCase(
   if (!result.success) {
     return { diagnostics: toDiagnostics(findings, location, id, true) };
   }
+  const ownEvaluators = result.data.execution?.evaluators !== undefined
+    ? { list: result.data.execution.evaluators, path: ["execution", "evaluators"] }
+    : result.data.evaluators !== undefined
+    ? { list: result.data.evaluators, path: ["evaluators"] }
+    : undefined;
+  if (ownEvaluators) {
+    findings.push(
+      ...checkJudgeDirs(ownEvaluators.list, ownEvaluators.path, {
+        evalDir: ctx.evalDir,
+        root: ctx.resolver.root,
+      }),
+    );
+  }
   const built = normalizeCase(reuseMessages(result.data, value as Record<string, unknown>), {
     defaults,
     ctx,
@@ -85,11 +113,54 @@ export function processCase(
   });
   const finish = (evalCase: EvalCase | undefined): CaseOutcome => ({
     evalCase,
+    ...(evalCase ? { site: caseSite(record, location) } : {}),
     diagnostics: findings.length === 0
       ? []
       : toDiagnostics(findings, location, id, evalCase === undefined),
   });
   return built instanceof Promise ? built.then(finish) : finish(built);
+}
+
+/**
+ * Ids already used by valid cases of one file, with where they were first seen; a later case with
+ * the same id is rejected (two rows with one id cannot be told apart, nor compared across runs).
+ */
+export class CaseIds {
+  #first = new Map<string, string>();
+
+  /** `outcome` unchanged, or without its case and with an error when the id was seen before. */
+  check(outcome: CaseOutcome, location: CaseLocation): CaseOutcome {
+    const evalCase = outcome.evalCase;
+    if (!evalCase) return outcome;
+    const position = location.locate(["id"], false);
+    const first = this.#first.get(evalCase.id);
+    if (first === undefined) {
+      this.#first.set(evalCase.id, position ? `line ${position.line}` : location.label);
+      return outcome;
+    }
+    const diagnostic: Diagnostic = {
+      severity: "error",
+      file: location.file,
+      ...(position ? { line: position.line, column: position.column } : {}),
+      path: formatPath([...location.pathPrefix, "id"]),
+      message:
+        `${location.label}: duplicate case id '${evalCase.id}' (first used at ${first}); expected ids unique within the file; rename one of the cases; this one is skipped`,
+    };
+    return { diagnostics: [...outcome.diagnostics, diagnostic] };
+  }
+}
+
+/** Where a case names its target: its `execution.target`, else its `id`. */
+function caseSite(record: Record<string, unknown>, location: CaseLocation): CaseSite {
+  const execution = record.execution as Record<string, unknown> | undefined;
+  const ownTarget = typeof execution?.target === "string";
+  const path: PathKey[] = ownTarget ? ["execution", "target"] : ["id"];
+  const position = location.locate(path, false);
+  return {
+    ...(position ? { line: position.line, column: position.column } : {}),
+    path: formatPath([...location.pathPrefix, ...path]),
+    ownTarget,
+  };
 }
 
 /** Alias keys and the primary keys that win over them. */
@@ -127,7 +198,9 @@ export function reuseMessages(
   const input = raw.input !== undefined ? raw.input : raw.input_messages;
   if (Array.isArray(input)) parsed.input = input as Message[];
   const expected = raw.expected_output !== undefined ? raw.expected_output : raw.expected_messages;
-  if (Array.isArray(expected)) parsed.expected_output = expected as Message[];
+  if (Array.isArray(expected) && !isStructuredList(expected)) {
+    parsed.expected_output = expected as Message[];
+  }
   return parsed;
 }
 

@@ -6,10 +6,11 @@
  */
 import { DEFAULT_GUIDELINE_PATTERNS, parseAgentvConfig } from "../schema/config.ts";
 import type { Diagnostic } from "../schema/eval_case.ts";
-import { decodeText } from "../source/decode.ts";
 import { parseYamlSource } from "../source/yaml_source.ts";
-import { formatPath } from "./errors.ts";
+import { EvalLoadError, formatPath } from "./errors.ts";
+import { globProblem } from "./glob.ts";
 import { reportIssues, type SchemaIssue } from "./issues.ts";
+import { isNonFolderEntry, readConfinedText } from "./read_confined.ts";
 import { findUpward } from "./resolve.ts";
 
 /** The guideline settings that apply to one eval file. */
@@ -25,7 +26,8 @@ export interface GuidelineConfig {
 /**
  * Finds and reads the nearest `.agentv/config.yaml` between `evalDir` and `root`. A config that
  * cannot be used is reported (error diagnostics on the config file) and the default patterns
- * apply.
+ * apply. One that must not be read (a link leading outside the root, not a regular file, over
+ * 1 MiB) throws `EvalLoadError`.
  *
  * @example
  * ```ts
@@ -34,22 +36,24 @@ export interface GuidelineConfig {
  * ```
  */
 export async function loadGuidelineConfig(evalDir: string, root: string): Promise<GuidelineConfig> {
-  const file = await findUpward(evalDir, root, [".agentv/config.yaml"]);
+  // A symlink, FIFO or device is found too, and refused below with a diagnostic.
+  const file = await findUpward(evalDir, root, [".agentv/config.yaml"], {
+    accept: isNonFolderEntry,
+  });
   if (!file) return { patterns: DEFAULT_GUIDELINE_PATTERNS, diagnostics: [] };
   const diagnostics: Diagnostic[] = [];
   const fail = (message: string, line?: number, column?: number): GuidelineConfig => {
     diagnostics.push({ severity: "error", file, line, column, message });
     return { patterns: DEFAULT_GUIDELINE_PATTERNS, file, diagnostics };
   };
-  let bytes: Uint8Array;
-  try {
-    bytes = await Deno.readFile(file);
-  } catch (e) {
-    return fail(`Cannot read ${file}: ${e instanceof Error ? e.message : e}`);
+  const read = await readConfinedText(file, { label: "config file", root });
+  if (!read.ok) {
+    // A config that must not be read (a link out of the root, a FIFO, over 1 MiB) stops loading.
+    if (read.reason === "refused") throw EvalLoadError.from([read.diagnostic]);
+    const { line, column, message } = read.diagnostic;
+    return fail(message, line, column);
   }
-  const decoded = decodeText(bytes);
-  if (!decoded.ok) return fail(decoded.message, decoded.position?.line, decoded.position?.column);
-  const parsed = parseYamlSource(decoded.text);
+  const parsed = parseYamlSource(read.text);
   if (!parsed.ok) {
     for (const e of parsed.errors) {
       diagnostics.push({
@@ -65,8 +69,15 @@ export async function loadGuidelineConfig(evalDir: string, root: string): Promis
   const value = parsed.source.value ?? {};
   const result = parseAgentvConfig(value);
   if (result.success) {
+    const patterns = result.data.guideline_patterns ?? DEFAULT_GUIDELINE_PATTERNS;
+    patterns.forEach((pattern, i) => {
+      const problem = globProblem(pattern);
+      if (problem === undefined) return;
+      const pos = parsed.source.locate(["guideline_patterns", i]);
+      fail(`${problem}; the default guideline patterns apply`, pos?.line, pos?.column);
+    });
     return {
-      patterns: result.data.guideline_patterns ?? DEFAULT_GUIDELINE_PATTERNS,
+      patterns: diagnostics.length > 0 ? DEFAULT_GUIDELINE_PATTERNS : patterns,
       file,
       diagnostics,
     };

@@ -1,11 +1,14 @@
 /**
- * Glob patterns without dependencies: `*`, `**`, `?`, `{a,b}` and `[...]` classes.
+ * Glob patterns: `*`, `**`, `?`, `{a,b}` and `[...]` classes. A glob is translated into a regular
+ * expression matched by a linear-time (RE2-class) engine, so no pattern (`--filter`,
+ * `guideline_patterns`) and no path can make matching take more than linear time.
  *
  * @module
  */
+import { compileLinearRegex, type LinearRegex } from "../text/linear_regex.ts";
 
 /**
- * Compiles a glob into an anchored regular expression over `/`-separated paths. `*` and `?`
+ * Compiles a glob into an anchored, linear-time matcher over `/`-separated paths. `*` and `?`
  * never cross a `/`; `**` as a whole segment matches any number of segments (including none);
  * `{a,b}` alternatives may nest; `[abc]`, `[a-z]` and `[!a]` are character classes.
  *
@@ -15,11 +18,11 @@
  * globToRegExp("evals/{a,b}.yaml").test("evals/b.yaml"); // true
  * ```
  */
-export function globToRegExp(pattern: string): RegExp {
-  return new RegExp(`^${translate(pattern.replaceAll("\\", "/"))}$`, "u");
+export function globToRegExp(pattern: string): LinearRegex {
+  return compileLinearRegex(`^${translate(pattern.replaceAll("\\", "/"))}$`);
 }
 
-const cache = new Map<string, RegExp>();
+const cache = new Map<string, LinearRegex>();
 
 /**
  * Whether `path` matches the glob (backslashes in `path` count as `/`). Compiled patterns are
@@ -39,6 +42,24 @@ export function matchGlob(pattern: string, path: string): boolean {
     cache.set(pattern, re);
   }
   return re.test(path.replaceAll("\\", "/"));
+}
+
+/**
+ * Why `pattern` is not a usable glob (e.g. a class range out of order, `[z-a]`), or `undefined`.
+ *
+ * @example
+ * ```ts
+ * globProblem("case-[0-9]*"); // undefined
+ * globProblem("[z-a]"); // "glob '[z-a]' is invalid: ..."
+ * ```
+ */
+export function globProblem(pattern: string): string | undefined {
+  try {
+    globToRegExp(pattern);
+    return undefined;
+  } catch (e) {
+    return `glob '${pattern}' is invalid: ${(e as Error).message}`;
+  }
 }
 
 /** Whether a string contains glob syntax. */
@@ -89,7 +110,7 @@ function translate(p: string): string {
         negate = true;
         body = body.slice(1);
       }
-      body = body.replace(/[\\\]^]/g, "\\$&").replace(/\//g, "");
+      body = body.replace(/[\\\]^[]/g, "\\$&").replace(/\//g, "");
       out += negate ? `[^/${body}]` : `[${body}]`;
       i = end + 1;
     } else if (c === "{") {

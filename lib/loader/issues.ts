@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { EXECUTION_KEYS } from "../schema/eval_file.ts";
 import { evalFormatKeys } from "../schema/json_schema.ts";
 import type { PathKey } from "../source/yaml_source.ts";
 import { suggest } from "../text/suggest.ts";
@@ -57,6 +58,21 @@ export function reportIssues(issues: readonly SchemaIssue[]): IssueReport {
   const seen = new Set<string>();
   for (const issue of flatten(issues, [])) {
     const path = issue.path as PathKey[];
+    if (issue.code === "unrecognized_keys" && issue.keys && lastKey(path) === "execution") {
+      // `execution` holds run settings: a key agentv does not know would silently change nothing.
+      for (const key of issue.keys) {
+        const guess = suggest(key, EXECUTION_KEYS);
+        findings.push({
+          severity: "error",
+          path: [...path, key],
+          atKey: true,
+          message: `Unknown key '${key}' in ${formatPath(path)}; ${
+            guess ? `did you mean '${guess}'?` : `expected ${EXECUTION_KEYS.join(" or ")};`
+          } execution takes only ${EXECUTION_KEYS.join(" and ")}; rename or remove the key`,
+        });
+      }
+      continue;
+    }
     if (issue.code === "unrecognized_keys" && issue.keys) {
       for (const key of issue.keys) {
         const keyPath = [...path, key];

@@ -12,7 +12,13 @@ import {
   parseJsonLine,
   splitJsonlLines,
 } from "../source/jsonl_source.ts";
-import { type CaseOutcome, processCase } from "./case_pipeline.ts";
+import {
+  CaseIds,
+  type CaseLocation,
+  type CaseOutcome,
+  type CaseSite,
+  processCase,
+} from "./case_pipeline.ts";
 import { type LoadSetup, readSourceText } from "./context.ts";
 import { EvalLoadError } from "./errors.ts";
 import type { FileDefaults } from "./normalize_case.ts";
@@ -125,16 +131,21 @@ export function processRecord(
   return processCase(value, {
     defaults: options.defaults,
     ctx: setup.ctx,
-    location: {
-      file: setup.file,
-      pathPrefix: [],
-      label: `Line ${line.line}`,
-      locate: (path, atKey) => ({
-        line: line.line,
-        column: locateInJsonLine(line.text, path, { key: atKey }) ?? 1,
-      }),
-    },
+    location: jsonlLocation(setup, line),
   });
+}
+
+/** How diagnostics of the case on `line` are placed. */
+export function jsonlLocation(setup: LoadSetup, line: JsonlLine): CaseLocation {
+  return {
+    file: setup.file,
+    pathPrefix: [],
+    label: `Line ${line.line}`,
+    locate: (path, atKey) => ({
+      line: line.line,
+      column: locateInJsonLine(line.text, path, { key: atKey }) ?? 1,
+    }),
+  };
 }
 
 /** Loads a whole JSONL file; any malformed line fails the whole file (nothing is returned). */
@@ -152,6 +163,8 @@ export async function loadJsonlCases(
   // Lines are processed as they are parsed (raw records die young); a malformed line anywhere
   // still fails the whole file, after the remaining lines were checked for syntax.
   const cases: EvalCase[] = [];
+  const sites: CaseSite[] = [];
+  const ids = new CaseIds();
   const found: Diagnostic[] = [];
   const malformed: Diagnostic[] = [];
   for (const line of splitJsonlLines(text)) {
@@ -162,13 +175,19 @@ export async function loadJsonlCases(
     }
     if (malformed.length > 0) continue;
     const pending = processRecord(parsed.value, line, { setup, defaults });
-    const outcome = pending instanceof Promise ? await pending : pending;
+    const outcome = ids.check(
+      pending instanceof Promise ? await pending : pending,
+      jsonlLocation(setup, line),
+    );
     for (const d of outcome.diagnostics) found.push(d);
-    if (outcome.evalCase) cases.push(outcome.evalCase);
+    if (outcome.evalCase) {
+      cases.push(outcome.evalCase);
+      sites.push(outcome.site!);
+    }
   }
   if (malformed.length > 0) throw EvalLoadError.from(malformed);
   for (const d of found) emit(d);
-  return { cases, diagnostics };
+  return { cases, sites, diagnostics };
 }
 
 /** Maximum bracket nesting of a JSON text (strings skipped). */

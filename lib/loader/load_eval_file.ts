@@ -5,6 +5,7 @@
  * @module
  */
 import type { Diagnostic, EvalCase } from "../schema/eval_case.ts";
+import type { CaseSite } from "./case_pipeline.ts";
 import { type LoadOptions, prepareLoad } from "./context.ts";
 import { loadJsonlCases } from "./jsonl_file.ts";
 import { loadYamlCases } from "./yaml_file.ts";
@@ -19,6 +20,8 @@ export interface LoadedEvalFile {
   evalDir: string;
   /** The valid cases, in file order. */
   cases: EvalCase[];
+  /** Where each valid case names its target (same order as `cases`). */
+  sites?: CaseSite[];
   /** Warnings, and errors for the cases that were skipped. */
   diagnostics: Diagnostic[];
 }
@@ -52,6 +55,7 @@ export async function loadEvalFile(
     root: setup.root,
     evalDir: setup.evalDir,
     cases: loaded.cases,
+    sites: loaded.sites,
     diagnostics,
   };
 }

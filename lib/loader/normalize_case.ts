@@ -177,6 +177,7 @@ function collectRefs(
   for (const message of messages) {
     if (!Array.isArray(message.content)) continue;
     for (const segment of message.content) {
+      if (segment === null || typeof segment !== "object") continue; // structured content
       const s = segment as Record<string, unknown>;
       if (s.type === "file") {
         refs ??= new Set();
@@ -217,13 +218,14 @@ function resolveMessages(
 }
 
 function resolveSegments(
-  segments: Segment[],
+  segments: Segment[] | unknown[],
   path: PathKey[],
   inputSide: boolean,
   env: Env,
-): Segment[] {
-  let out: Segment[] | undefined;
+): Segment[] | unknown[] {
+  let out: unknown[] | undefined;
   for (let k = 0; k < segments.length; k++) {
+    if (segments[k] === null || typeof segments[k] !== "object") continue; // structured content
     const segment = segments[k] as Record<string, unknown>;
     if (segment.type === "text" && typeof segment.value !== "string") {
       env.findings.push({

@@ -35,7 +35,7 @@ export async function findDatasetRoot(
 /**
  * The nearest file among `names` (relative paths such as `.agentv/targets.yaml`), looking in
  * `fromDir` and then each folder above it, up to and including `root`. Never looks outside
- * `root`.
+ * `root`. `options.accept` decides what counts as found (default: a regular file).
  *
  * @example
  * ```ts
@@ -47,14 +47,16 @@ export async function findUpward(
   fromDir: string,
   root: string,
   names: string[],
+  options: { accept?: (path: string) => Promise<boolean> } = {},
 ): Promise<string | undefined> {
+  const accept = options.accept ?? isFile;
   const top = resolve(root);
   let dir = resolve(fromDir);
   if (!isInside(dir, top)) return undefined;
   while (true) {
     for (const name of names) {
       const candidate = join(dir, name);
-      if (isInside(candidate, top) && await isFile(candidate)) return candidate;
+      if (isInside(candidate, top) && await accept(candidate)) return candidate;
     }
     if (dir === top) return undefined;
     const parent = dirname(dir);

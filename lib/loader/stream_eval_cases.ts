@@ -7,7 +7,8 @@
 import type { Diagnostic, EvalCase } from "../schema/eval_case.ts";
 import { type LoadOptions, prepareLoad } from "./context.ts";
 import { EvalLoadError } from "./errors.ts";
-import { parseRecord, processRecord, sidecarDefaults } from "./jsonl_file.ts";
+import { CaseIds } from "./case_pipeline.ts";
+import { jsonlLocation, parseRecord, processRecord, sidecarDefaults } from "./jsonl_file.ts";
 import { loadYamlCases } from "./yaml_file.ts";
 
 /**
@@ -57,6 +58,7 @@ export async function* streamEvalCases(
   let carry: string[] = [];
   let lineNumber = 1;
   let first = true;
+  const ids = new CaseIds();
   async function* handle(raw: string): AsyncGenerator<EvalCase> {
     const lineText = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
     if (lineText.trim() !== "") {
@@ -64,7 +66,10 @@ export async function* streamEvalCases(
       const parsed = parseRecord(line, setup.file);
       if ("diagnostic" in parsed) throw EvalLoadError.from([parsed.diagnostic]);
       const pending = processRecord(parsed.value, line, { setup, defaults });
-      const outcome = pending instanceof Promise ? await pending : pending;
+      const outcome = ids.check(
+        pending instanceof Promise ? await pending : pending,
+        jsonlLocation(setup, line),
+      );
       for (const d of outcome.diagnostics) report(d);
       if (outcome.evalCase) yield outcome.evalCase;
     }

@@ -4,8 +4,17 @@
  * @module
  */
 import type { Diagnostic } from "../schema/eval_case.ts";
+import type { CaseSite } from "./case_pipeline.ts";
 import { EvalLoadError } from "./errors.ts";
 import { loadEvalFile } from "./load_eval_file.ts";
+
+/** A valid case's target and where the case names it (for checking it against targets files). */
+export type CaseTargetUse = CaseSite & {
+  /** Case id. */
+  id: string;
+  /** The target name the case runs against (case, file or sidecar `execution.target`). */
+  target: string;
+};
 
 /** The report of {@link validateEvalFile}. */
 export interface EvalFileReport {
@@ -17,6 +26,8 @@ export interface EvalFileReport {
   cases: number;
   /** Every problem found, in file order. */
   diagnostics: Diagnostic[];
+  /** The target of each valid case and where the case names it. */
+  targets: CaseTargetUse[];
 }
 
 /**
@@ -36,6 +47,7 @@ export async function validateEvalFile(
 ): Promise<EvalFileReport> {
   const diagnostics: Diagnostic[] = [];
   let cases = 0;
+  let targets: CaseTargetUse[] = [];
   try {
     const loaded = await loadEvalFile(path, {
       verbose: options.verbose,
@@ -43,6 +55,14 @@ export async function validateEvalFile(
       onDiagnostic: (d) => diagnostics.push(d),
     });
     cases = loaded.cases.length;
+    const sites = loaded.sites ?? [];
+    targets = loaded.cases.map((c, i) => ({
+      ...sites[i],
+      path: sites[i]?.path ?? "",
+      ownTarget: sites[i]?.ownTarget ?? false,
+      id: c.id,
+      target: c.execution.target,
+    }));
   } catch (e) {
     if (e instanceof EvalLoadError) {
       diagnostics.push(...e.diagnostics);
@@ -62,5 +82,6 @@ export async function validateEvalFile(
     valid: !diagnostics.some((d) => d.severity === "error"),
     cases,
     diagnostics,
+    targets,
   };
 }

@@ -6,17 +6,20 @@
 import type { Diagnostic, EvalCase } from "../schema/eval_case.ts";
 import { EvalFileSchema, SidecarSchema } from "../schema/eval_file.ts";
 import { parseYamlSource, type PathKey, type YamlSource } from "../source/yaml_source.ts";
-import { processCase } from "./case_pipeline.ts";
+import { CaseIds, type CaseLocation, type CaseSite, processCase } from "./case_pipeline.ts";
 import { readSourceText } from "./context.ts";
 import type { LoadSetup } from "./context.ts";
 import { EvalLoadError, formatPath } from "./errors.ts";
 import { type Finding, reportIssues, type SchemaIssue, stripKeys } from "./issues.ts";
+import { checkJudgeDirs } from "./check_judge_dirs.ts";
 import { checkPrompts, type FileDefaults } from "./normalize_case.ts";
 
 /** Cases and diagnostics of a file. */
 export interface LoadedCases {
   /** Valid cases, in file order. */
   cases: EvalCase[];
+  /** Where each valid case names its target (same order as `cases`). */
+  sites: CaseSite[];
   /** Every diagnostic, in file order. */
   diagnostics: Diagnostic[];
 }
@@ -78,22 +81,24 @@ export async function loadYamlCases(
   });
   const evalcases = (value as { evalcases: unknown[] }).evalcases;
   const cases: EvalCase[] = [];
+  const sites: CaseSite[] = [];
+  const ids = new CaseIds();
   for (let i = 0; i < evalcases.length; i++) {
-    const pending = processCase(evalcases[i], {
-      defaults,
-      ctx: setup.ctx,
-      location: {
-        file,
-        pathPrefix: ["evalcases", i],
-        label: `evalcases[${i}]`,
-        locate: (path, atKey) => source.locate(["evalcases", i, ...path], { key: atKey }),
-      },
-    });
-    const outcome = pending instanceof Promise ? await pending : pending;
+    const location: CaseLocation = {
+      file,
+      pathPrefix: ["evalcases", i],
+      label: `evalcases[${i}]`,
+      locate: (path, atKey) => source.locate(["evalcases", i, ...path], { key: atKey }),
+    };
+    const pending = processCase(evalcases[i], { defaults, ctx: setup.ctx, location });
+    const outcome = ids.check(pending instanceof Promise ? await pending : pending, location);
     for (const d of outcome.diagnostics) emit(d);
-    if (outcome.evalCase) cases.push(outcome.evalCase);
+    if (outcome.evalCase) {
+      cases.push(outcome.evalCase);
+      sites.push(outcome.site!);
+    }
   }
-  return { cases, diagnostics };
+  return { cases, sites, diagnostics };
 }
 
 /**
@@ -152,6 +157,12 @@ export async function fileDefaults(
   if (evaluators) {
     const findings: Finding[] = [];
     await checkPrompts(evaluators, ["execution", "evaluators"], { ctx: setup.ctx, findings });
+    findings.push(
+      ...checkJudgeDirs(evaluators, ["execution", "evaluators"], {
+        evalDir: setup.evalDir,
+        root: setup.root,
+      }),
+    );
     const problems = findings.map(toDiagnostic);
     for (const d of problems) if (d.severity === "warning") emit(d);
     if (problems.some((d) => d.severity === "error")) throw EvalLoadError.from(problems);

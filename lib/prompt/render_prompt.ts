@@ -5,7 +5,7 @@
  * @module
  */
 import type { EvalCase } from "../schema/eval_case.ts";
-import type { Message, Segment } from "../schema/message.ts";
+import type { Message } from "../schema/message.ts";
 import type { ChatMessage } from "../targets/types.ts";
 
 /** Header of the guidelines block. */
@@ -17,8 +17,30 @@ export const GUIDELINES_HEADER = "[[ ## Guidelines ## ]]";
  *
  * @example
  * ```ts
- * renderGuidelines(evalCase);
- * // '<file path="python.instructions.md">\nUse type hints.\n</file>'
+ * import assert from "node:assert/strict";
+ * import { renderGuidelines } from "./render_prompt.ts";
+ * import type { EvalCase } from "../schema/eval_case.ts";
+ *
+ * const evalCase: EvalCase = {
+ *   id: "add",
+ *   dataset: "math",
+ *   expected_outcome: "Says 4",
+ *   input: [{ role: "system", content: "You are a calculator" }, {
+ *     role: "user",
+ *     content: [
+ *       { type: "file", value: "a.instructions.md", path: "/d/a.instructions.md", text: "Be exact.",
+ *         guideline: true },
+ *       { type: "text", value: "2+2?" },
+ *     ],
+ *   }],
+ *   expected_output: [],
+ *   execution: { target: "default" },
+ *   evaluator: "llm_judge",
+ *   evaluators: [],
+ *   guideline_paths: ["/d/a.instructions.md"],
+ *   file_paths: [],
+ * };
+ * assert.equal(renderGuidelines(evalCase), '<file path="a.instructions.md">\nBe exact.\n</file>');
  * ```
  */
 export function renderGuidelines(evalCase: EvalCase): string {
@@ -44,9 +66,34 @@ export function renderGuidelines(evalCase: EvalCase): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { renderPrompt } from "@agentv/agentv";
- * renderPrompt(evalCase);
- * // "[[ ## Guidelines ## ]]\n\n<file path=\"a.instructions.md\">...</file>\n\nWhat is 2+2?"
+ * import type { EvalCase } from "../schema/eval_case.ts";
+ *
+ * const evalCase: EvalCase = {
+ *   id: "add",
+ *   dataset: "math",
+ *   expected_outcome: "Says 4",
+ *   input: [{ role: "system", content: "You are a calculator" }, {
+ *     role: "user",
+ *     content: [
+ *       { type: "file", value: "a.instructions.md", path: "/d/a.instructions.md", text: "Be exact.",
+ *         guideline: true },
+ *       { type: "text", value: "2+2?" },
+ *     ],
+ *   }],
+ *   expected_output: [],
+ *   execution: { target: "default" },
+ *   evaluator: "llm_judge",
+ *   evaluators: [],
+ *   guideline_paths: ["/d/a.instructions.md"],
+ *   file_paths: [],
+ * };
+ * assert.equal(
+ *   renderPrompt(evalCase),
+ *   '[[ ## Guidelines ## ]]\n\n<file path="a.instructions.md">\nBe exact.\n</file>\n\n' +
+ *     "@[System]:\nYou are a calculator\n\n@[User]:\n2+2?",
+ * );
  * ```
  */
 export function renderPrompt(evalCase: EvalCase): string {
@@ -74,8 +121,37 @@ export function renderPrompt(evalCase: EvalCase): string {
  *
  * @example
  * ```ts
- * buildChatMessages(evalCase);
- * // [{ role: "system", content: "You are a calculator" }, { role: "user", content: "2+2?" }]
+ * import assert from "node:assert/strict";
+ * import { buildChatMessages } from "./render_prompt.ts";
+ * import type { EvalCase } from "../schema/eval_case.ts";
+ *
+ * const evalCase: EvalCase = {
+ *   id: "add",
+ *   dataset: "math",
+ *   expected_outcome: "Says 4",
+ *   input: [{ role: "system", content: "You are a calculator" }, {
+ *     role: "user",
+ *     content: [
+ *       { type: "file", value: "a.instructions.md", path: "/d/a.instructions.md", text: "Be exact.",
+ *         guideline: true },
+ *       { type: "text", value: "2+2?" },
+ *     ],
+ *   }],
+ *   expected_output: [],
+ *   execution: { target: "default" },
+ *   evaluator: "llm_judge",
+ *   evaluators: [],
+ *   guideline_paths: ["/d/a.instructions.md"],
+ *   file_paths: [],
+ * };
+ * assert.deepEqual(buildChatMessages(evalCase), [
+ *   {
+ *     role: "system",
+ *     content: '[[ ## Guidelines ## ]]\n\n<file path="a.instructions.md">\nBe exact.\n</file>\n\n' +
+ *       "You are a calculator",
+ *   },
+ *   { role: "user", content: "2+2?" },
+ * ]);
  * ```
  */
 export function buildChatMessages(evalCase: EvalCase): ChatMessage[] {
@@ -123,7 +199,8 @@ export function renderMessage(message: Message): string {
   return pieces.join("\n");
 }
 
-function renderSegment(segment: Segment): string | undefined {
+function renderSegment(segment: unknown): string | undefined {
+  if (segment === null || typeof segment !== "object") return undefined;
   const record = segment as Record<string, unknown>;
   if (record.type === "text" && typeof record.value === "string") return record.value;
   const file = asFile(segment);
@@ -132,10 +209,10 @@ function renderSegment(segment: Segment): string | undefined {
 }
 
 function asFile(
-  segment: Segment,
+  segment: unknown,
 ): { value: string; path: string; text: string; guideline?: boolean } | undefined {
-  const r = segment as Record<string, unknown>;
-  return r.type === "file" && typeof r.text === "string" && typeof r.path === "string" &&
+  const r = segment as Record<string, unknown> | null;
+  return r !== null && typeof r === "object" && r.type === "file" && typeof r.text === "string" && typeof r.path === "string" &&
       typeof r.value === "string"
     ? (r as { value: string; path: string; text: string; guideline?: boolean })
     : undefined;

@@ -6,6 +6,7 @@
  */
 import { relative } from "node:path";
 import type { RunEvent } from "../runner/events.ts";
+import { escapeControl as clean } from "../text/escape_control.ts";
 import type { ResultRow } from "../schema/result.ts";
 import type { RunSummary } from "./summary.ts";
 
@@ -63,9 +64,9 @@ export function formatDuration(ms: number): string {
 }
 
 function showPath(path: string, cwd: string | undefined): string {
-  if (cwd === undefined) return path;
+  if (cwd === undefined) return clean(path);
   const rel = relative(cwd, path);
-  return rel.startsWith("..") || rel === "" ? path : rel;
+  return clean(rel.startsWith("..") || rel === "" ? path : rel);
 }
 
 function rowLabel(row: ResultRow, paint: Paint): string {
@@ -158,18 +159,20 @@ export function createProgressReporter(options: ProgressOptions): ProgressReport
               ? ` from ${showPath(event.targets_file, options.cwd)}`
               : "";
             const cap = event.workers !== undefined ? `, workers ${event.workers}` : "";
-            const judge = event.judge_target ? `, judge '${event.judge_target}'` : "";
+            const judge = event.judge_target ? `, judge '${clean(event.judge_target)}'` : "";
             line(
               paint(
                 "dim",
-                `Using target '${event.target}' [${event.provider}]${from}${cap}${judge}`,
+                `Using target '${clean(event.target)}' [${
+                  clean(event.provider)
+                }]${from}${cap}${judge}`,
               ),
             );
           }
           break;
         case "case_started":
           if (options.verbose && !options.isTTY) {
-            line(paint("dim", `start ${event.eval_id} → ${event.target}`));
+            line(paint("dim", `start ${clean(event.eval_id)} → ${clean(event.target)}`));
           }
           break;
         case "retry":
@@ -177,9 +180,9 @@ export function createProgressReporter(options: ProgressOptions): ProgressReport
             line(
               paint(
                 "yellow",
-                `retry ${event.eval_id}: attempt ${event.attempt} failed (${event.reason}); next in ${
-                  formatDuration(event.delay_ms)
-                }`,
+                `retry ${clean(event.eval_id)}: attempt ${event.attempt} failed (${
+                  clean(event.reason)
+                }); next in ${formatDuration(event.delay_ms)}`,
               ),
             );
           }
@@ -192,16 +195,16 @@ export function createProgressReporter(options: ProgressOptions): ProgressReport
           else counts[row.verdict]++;
           if (options.isTTY) {
             if (row.status === "error") {
-              line(`${paint("red", "✗")} ${row.eval_id}: ${row.error ?? "error"}`);
+              line(`${paint("red", "✗")} ${clean(row.eval_id)}: ${clean(row.error ?? "error")}`);
             } else draw(done === total);
           } else {
             const head = `[${event.done}/${event.total}] ${rowLabel(row, paint)}`;
             if (row.status === "error") {
               const tries = row.attempts > 1 ? ` (${row.attempts} attempts)` : "";
-              line(`${head} ${row.eval_id}: ${row.error ?? "error"}${tries}`);
+              line(`${head} ${clean(row.eval_id)}: ${clean(row.error ?? "error")}${tries}`);
             } else {
               line(
-                `${head} ${row.score.toFixed(3)}  ${row.eval_id}  ${
+                `${head} ${row.score.toFixed(3)}  ${clean(row.eval_id)}  ${
                   paint("dim", formatDuration(row.duration_ms))
                 }`,
               );
@@ -259,7 +262,11 @@ export function renderSummary(summary: RunSummary, options: RenderSummaryOptions
     out.push(paint("red", paint("bold", `Errors (${summary.errors.length})`)));
     for (const e of summary.errors) {
       const tries = e.attempts > 1 ? ` (${e.attempts} attempts)` : "";
-      out.push(`  ${paint("red", "✗")} ${e.eval_id} [${e.target}]: ${e.error}${tries}`);
+      out.push(
+        `  ${paint("red", "✗")} ${clean(e.eval_id)} [${clean(e.target)}]: ${
+          clean(e.error)
+        }${tries}`,
+      );
     }
     out.push("");
   }
@@ -279,7 +286,7 @@ export function renderSummary(summary: RunSummary, options: RenderSummaryOptions
       const pos = d.line !== undefined
         ? `:${d.line}${d.column !== undefined ? `:${d.column}` : ""}`
         : "";
-      out.push(`  ${showPath(d.file, options.cwd)}${pos}: ${d.message}`);
+      out.push(`  ${showPath(d.file, options.cwd)}${pos}: ${clean(d.message)}`);
     }
     out.push("");
   }
@@ -314,13 +321,13 @@ export function renderSummary(summary: RunSummary, options: RenderSummaryOptions
   if (summary.slowest.length > 0) {
     out.push("  Slowest:");
     for (const c of summary.slowest) {
-      out.push(`    ${formatDuration(c.duration_ms).padStart(7)}  ${c.eval_id}`);
+      out.push(`    ${formatDuration(c.duration_ms).padStart(7)}  ${clean(c.eval_id)}`);
     }
   }
   if (summary.evaluators.length > 0) {
     out.push("  Evaluators:");
     for (const e of summary.evaluators) {
-      const label = e.name === e.type ? e.name : `${e.name} (${e.type})`;
+      const label = clean(e.name === e.type ? e.name : `${e.name} (${e.type})`);
       const errs = e.errors > 0 ? paint("red", `  ${e.errors} errors`) : "";
       out.push(`    ${label.padEnd(28)} mean ${fmt(e.mean)}  n=${e.count}${errs}`);
     }

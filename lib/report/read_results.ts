@@ -5,6 +5,7 @@
  * @module
  */
 import type { ResultRow } from "../schema/result.ts";
+import { expandRow } from "./row_format.ts";
 
 /** What {@link readResults} found. */
 export interface ReadResultsOutput {
@@ -17,7 +18,8 @@ export interface ReadResultsOutput {
 }
 
 /**
- * Reads the rows of a results file. Blank lines are ignored; an unterminated last line that does
+ * Reads the rows of a results file (a row stored without `output_messages`, because its trace was
+ * only its answer, gets that trace back). Blank lines are ignored; an unterminated last line that does
  * not parse is skipped (reported as `partial_line`); other unparsable lines are listed in
  * `bad_lines`.
  *
@@ -56,7 +58,7 @@ export function parseResults(text: string): ReadResultsOutput {
       bad_lines.push(i + 1);
       continue;
     }
-    rows.push(value as ResultRow);
+    rows.push(expandRow(value as ResultRow));
   }
   return partial_line === undefined ? { rows, bad_lines } : { rows, partial_line, bad_lines };
 }

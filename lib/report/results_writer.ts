@@ -6,16 +6,13 @@
  */
 import { dirname } from "node:path";
 import type { ResultRow } from "../schema/result.ts";
+import { compactRow } from "./row_format.ts";
+import type { RunSummary } from "./summary.ts";
 
 /** Options of {@link openResultsWriter}. */
 export interface ResultsWriterOptions {
   /** Keep existing rows and append (default `false`: the file is truncated). */
   append?: boolean;
-  /**
-   * Secret values that must never reach the file. Any occurrence in a row is replaced by `***`
-   * before the line is written (default none).
-   */
-  secrets?: Iterable<string>;
 }
 
 /** An open results file. */
@@ -24,49 +21,18 @@ export interface ResultsWriter {
   readonly path: string;
   /** Number of rows written so far. */
   readonly count: number;
-  /** Adds a secret to redact from later rows. */
-  addSecret(secret: string): void;
   /**
-   * Writes one row as one line and returns the row as written (secrets redacted). The line is in
-   * the operating system's hands when this returns.
+   * Writes one row as one line. The line is in the operating system's hands when this returns.
+   * The row is written as given: the runner redacts secrets first (`createRedactor().row`).
+   * Throws {@link ResultsWriteError} when the line cannot be written; the file then still ends
+   * with the last whole row.
    */
-  write(row: ResultRow): ResultRow;
+  write(row: ResultRow): void;
   /** Closes the file. Safe to call twice. */
   close(): void;
 }
 
 const encoder = new TextEncoder();
-
-/** Replaces every secret (as it appears inside a JSON string) in `line` with `***`. */
-export function redactLine(line: string, secrets: Iterable<string>): string {
-  let out = line;
-  for (const secret of secrets) {
-    if (secret.length === 0) continue;
-    const escaped = JSON.stringify(secret).slice(1, -1);
-    if (out.includes(escaped)) out = out.replaceAll(escaped, "***");
-  }
-  return out;
-}
-
-/**
- * A row as one JSON line with every secret replaced by `***`, and the row that line describes
- * (the same object when nothing was redacted).
- *
- * @example
- * ```ts ignore
- * const { row: safe, json } = redactRow(row, ["sk-test-SECRET-123"]);
- * ```
- */
-export function redactRow(
-  row: ResultRow,
-  secrets: Iterable<string>,
-): { row: ResultRow; json: string } {
-  const json = JSON.stringify(row);
-  const redacted = redactLine(json, secrets);
-  return redacted === json
-    ? { row, json }
-    : { row: JSON.parse(redacted) as ResultRow, json: redacted };
-}
 
 /**
  * Opens (creating parent folders) a JSONL results file for writing.
@@ -90,27 +56,33 @@ export async function openResultsWriter(
     append: options.append ?? false,
     truncate: !(options.append ?? false),
   });
-  const secrets = new Set<string>();
-  for (const s of options.secrets ?? []) if (s) secrets.add(s);
   let count = 0;
+  let size = options.append ? (await file.stat()).size : 0;
   let closed = false;
   return {
     path,
     get count() {
       return count;
     },
-    addSecret(secret: string) {
-      if (secret) secrets.add(secret);
-    },
-    write(row: ResultRow): ResultRow {
+    write(row: ResultRow): void {
       if (closed) throw new Error(`Results file ${path} is closed`);
-      const { row: written, json } = redactRow(row, secrets);
-      const bytes = encoder.encode(json + "\n");
-      // One logical write of the full line; loop only if the OS accepts part of it.
       let offset = 0;
-      while (offset < bytes.length) offset += file.writeSync(bytes.subarray(offset));
+      try {
+        // The answer is stored once: a trace that is only the answer is left out (row_format.ts).
+        const bytes = encoder.encode(JSON.stringify(compactRow(row)) + "\n");
+        // One logical write of the full line; loop only if the OS accepts part of it.
+        while (offset < bytes.length) offset += file.writeSync(bytes.subarray(offset));
+      } catch (error) {
+        // A torn line is worse than a missing one: cut the file back to its last whole row.
+        if (offset > 0) {
+          try {
+            file.truncateSync(size);
+          } catch { /* the rows before are still whole; a reader skips a torn last line */ }
+        }
+        throw new ResultsWriteError(path, count, error);
+      }
+      size += offset;
       count++;
-      return written;
     },
     close() {
       if (closed) return;
@@ -118,4 +90,23 @@ export async function openResultsWriter(
       file.close();
     },
   };
+}
+
+/** A row could not be written to the results file (disk full, file too large, I/O error). */
+export class ResultsWriteError extends Error {
+  /** The results file. */
+  readonly path: string;
+  /** Rows written (and kept) before the failure. */
+  readonly rowsWritten: number;
+  /** The partial summary of the run that stopped (set by `runEval`). */
+  summary?: RunSummary;
+
+  /** Creates the error; `cause` is the operating system's error. */
+  constructor(path: string, rowsWritten: number, cause: unknown) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    super(`Could not write to the results file ${path}: ${reason}`, { cause });
+    this.name = "ResultsWriteError";
+    this.path = path;
+    this.rowsWritten = rowsWritten;
+  }
 }

@@ -209,7 +209,7 @@ export function createSummaryAccumulator(): SummaryAccumulator {
         if (e.status === "ok") {
           acc.sum += e.score;
           acc.count++;
-        } else acc.errors++;
+        } else if (e.status === "error") acc.errors++;
       }
       if (r.token_usage) {
         tokens ??= { input: 0, output: 0 };

@@ -24,3 +24,24 @@ export class RunConfigError extends Error {
     this.diagnostics = options.diagnostics ?? [];
   }
 }
+
+/**
+ * A target (or its judge) that cannot be used: unknown name, missing `${{ VAR }}`, invalid
+ * settings, an unreadable targets file. It blocks only the cases that use the target: they are
+ * recorded as error rows naming it; the run stops before anything runs only when no case could.
+ */
+export class TargetUnavailableError extends RunConfigError {
+  /** The target's name. */
+  readonly target: string;
+
+  /** Creates the error for `target`. */
+  constructor(
+    target: string,
+    message: string,
+    options: { hint?: string; diagnostics?: Diagnostic[]; cause?: unknown } = {},
+  ) {
+    super(message, options);
+    this.name = "TargetUnavailableError";
+    this.target = target;
+  }
+}

@@ -1,8 +1,9 @@
 /**
  * Binds each case to a ready target: finds the targets file of its eval file, reads `.env`
  * files, resolves the target (and its judge) once per targets file, name and folder, and
- * replaces them by mocks in a dry run. Every problem here happens before any case runs and is a
- * {@link RunConfigError}.
+ * replaces them by mocks in a dry run. A target that cannot be used (unknown name, missing
+ * `${{ VAR }}`, invalid settings or targets file) is a {@link TargetUnavailableError} that blocks
+ * only the cases using it.
  *
  * @module
  */
@@ -10,6 +11,7 @@ import { dirname } from "node:path";
 import { missingJudgeError } from "../evaluators/judge_select.ts";
 import { createJudgeClient } from "../evaluators/judge_client.ts";
 import type { JudgeClient } from "../evaluators/types.ts";
+import { ConfinedReadError } from "../loader/read_confined.ts";
 import type { EvalCase } from "../schema/eval_case.ts";
 import type { TargetsFile } from "../schema/targets.ts";
 import { loadDotEnv, mergeEnv } from "../targets/env.ts";
@@ -18,7 +20,7 @@ import { resolveTarget } from "../targets/registry.ts";
 import { discoverTargetsFile, loadTargetsFile } from "../targets/targets_file.ts";
 import type { Target } from "../targets/types.ts";
 import { createDryRunJudge, createDryRunTarget } from "./dry_run.ts";
-import { RunConfigError } from "./errors.ts";
+import { RunConfigError, TargetUnavailableError } from "./errors.ts";
 import type { TargetResolvedEvent } from "./events.ts";
 import { caseEvaluators, needsJudge } from "./run_case.ts";
 
@@ -38,6 +40,8 @@ export interface CaseBinding {
   noJudgeReason: string;
   /** Runs the target's healthcheck (the target remembers the outcome for every case). */
   healthcheck?: () => Promise<void>;
+  /** `.env` files merged with the process environment (code judges pick listed names). */
+  env?: Readonly<Record<string, string>>;
 }
 
 /** Options of {@link createTargetResolver}. */
@@ -78,10 +82,35 @@ export interface TargetResolver {
   bind(set: EvalFileRef, evalCase: EvalCase): Promise<CaseBinding>;
   /** Every secret held by a resolved target (to redact from outputs). */
   secrets(): string[];
+  /** Every `cli` target resolved so far (with its targets file and the eval file's root). */
+  commandTargets(): CommandTarget[];
 }
 
-function configError(error: unknown, context: string): RunConfigError {
+/** A resolved `cli` target: it runs commands from its targets file. */
+export interface CommandTarget {
+  /** Target name. */
+  name: string;
+  /** The targets file that defines it (absolute). */
+  targetsFile: string;
+  /** Dataset root of the eval file that uses it. */
+  root: string;
+}
+
+/**
+ * The error of a target that cannot be used, naming it. A {@link RunConfigError} raised on the way
+ * (e.g. a dataset that is not trusted) is kept as it is: it stops the whole run.
+ */
+function configError(error: unknown, target: string, context: string): RunConfigError {
   if (error instanceof RunConfigError) return error;
+  if (error instanceof ConfinedReadError) {
+    // A `.env` or targets file that must not be read (a link out of the root, a FIFO, too big)
+    // stops the whole run.
+    return new RunConfigError(`Refused to read ${error.file}; nothing ran`, {
+      diagnostics: error.diagnostics,
+      hint: "fix the file named above (agentv validate shows every problem)",
+      cause: error,
+    });
+  }
   if (error instanceof TargetsFileError) {
     const first = error.diagnostics.find((d) => d.severity === "error");
     const detail = first === undefined
@@ -89,21 +118,27 @@ function configError(error: unknown, context: string): RunConfigError {
       : `: ${
         first.line !== undefined ? `${first.line}:${first.column ?? 1}: ` : ""
       }${first.message}`;
-    return new RunConfigError(`Invalid targets file ${error.file}${detail}`, {
-      diagnostics: error.diagnostics,
-      hint: "fix the targets file (agentv validate shows every problem)",
-      cause: error,
-    });
+    return new TargetUnavailableError(
+      target,
+      `${context}: invalid targets file ${error.file}${detail}`,
+      {
+        diagnostics: error.diagnostics,
+        hint: "fix the targets file (agentv validate shows every problem)",
+        cause: error,
+      },
+    );
   }
   if (error instanceof TargetConfigError) {
-    return new RunConfigError(`${context}: ${error.message}`, {
+    return new TargetUnavailableError(target, `${context}: ${error.message}`, {
       ...(error.hint ? { hint: error.hint } : {}),
       cause: error,
     });
   }
-  return new RunConfigError(`${context}: ${(error as Error)?.message ?? String(error)}`, {
-    cause: error,
-  });
+  return new TargetUnavailableError(
+    target,
+    `${context}: ${(error as Error)?.message ?? String(error)}`,
+    { cause: error },
+  );
 }
 
 /**
@@ -123,6 +158,7 @@ export function createTargetResolver(options: TargetResolverOptions): TargetReso
   const bindings = new Map<string, Promise<Omit<CaseBinding, "judge" | "noJudgeReason">>>();
   const judges = new Map<string, Promise<JudgeClient>>();
   const secrets = new Set<string>();
+  const commandTargets = new Map<string, CommandTarget>();
   const dryJudge = options.dryRun ? createDryRunJudge() : undefined;
 
   const findTargetsPath = (set: EvalFileRef) => {
@@ -137,11 +173,14 @@ export function createTargetResolver(options: TargetResolverOptions): TargetReso
     }
     return p;
   };
-  const readTargetsFile = (path: string) => {
-    let p = targetsFiles.get(path);
+  const readTargetsFile = (path: string, set: EvalFileRef) => {
+    // A discovered file must lie inside the dataset root; a `--targets` file is the user's own.
+    const root = options.targetsFile === undefined ? set.root : undefined;
+    const key = `${path}\0${root ?? ""}`;
+    let p = targetsFiles.get(key);
     if (!p) {
-      p = loadTargetsFile(path);
-      targetsFiles.set(path, p);
+      p = loadTargetsFile(path, root !== undefined ? { root } : {});
+      targetsFiles.set(key, p);
     }
     return p;
   };
@@ -160,18 +199,29 @@ export function createTargetResolver(options: TargetResolverOptions): TargetReso
     targetsPath: string | undefined,
   ): Promise<Target> {
     if (targetsPath === undefined) {
-      throw new RunConfigError(`No targets file found for ${set.file}`, {
-        hint:
-          `create .agentv/targets.yaml between the eval file and the dataset root (${set.root}) defining target '${name}', pass --targets FILE, or use --dry-run`,
-      });
+      throw new TargetUnavailableError(
+        name,
+        `Cannot use target '${name}' for ${set.file}: no targets file found`,
+        {
+          hint:
+            `create .agentv/targets.yaml between the eval file and the dataset root (${set.root}) defining target '${name}', pass --targets FILE, or use --dry-run`,
+        },
+      );
     }
-    const file = await readTargetsFile(targetsPath);
+    const file = await readTargetsFile(targetsPath, set);
     const target = resolveTarget(file, name, {
       env: await envFor(set),
       targetsFileDir: dirname(targetsPath),
       ...(options.fetch ? { fetch: options.fetch } : {}),
     });
     for (const s of target.secrets) secrets.add(s);
+    if (target.provider === "cli") {
+      commandTargets.set(`${targetsPath}\0${set.root}\0${name}`, {
+        name,
+        targetsFile: targetsPath,
+        root: set.root,
+      });
+    }
     return target;
   }
 
@@ -180,7 +230,7 @@ export function createTargetResolver(options: TargetResolverOptions): TargetReso
     if (options.dryRun) {
       let workers: number | undefined;
       if (targetsPath !== undefined) {
-        const file = await readTargetsFile(targetsPath);
+        const file = await readTargetsFile(targetsPath, set);
         const def = file.targets.find((t) => t.name === name);
         if (def === undefined) {
           // Same message as a real run: an unknown target is a mistake even in a dry run.
@@ -238,11 +288,11 @@ export function createTargetResolver(options: TargetResolverOptions): TargetReso
       let p = bindings.get(key);
       if (!p) {
         p = bindTarget(set, name).catch((e) => {
-          throw configError(e, `Cannot use target '${name}' for ${set.file}`);
+          throw configError(e, name, `Cannot use target '${name}' for ${set.file}`);
         });
         bindings.set(key, p);
       }
-      const base = await p;
+      const base = options.dryRun ? await p : { ...await p, env: await envFor(set) };
       if (dryJudge) return { ...base, judge: dryJudge, noJudgeReason: "" };
       const judgeName = options.judgeTarget ?? base.target.judgeTarget;
       const wantsJudge = caseEvaluators(evalCase).some(needsJudge);
@@ -258,12 +308,17 @@ export function createTargetResolver(options: TargetResolverOptions): TargetReso
       let j = judges.get(judgeKey);
       if (!j) {
         j = bindJudge(set, judgeName).catch((e) => {
-          throw configError(e, `Cannot use judge target '${judgeName}' for target '${name}'`);
+          throw configError(
+            e,
+            name,
+            `Cannot use judge target '${judgeName}' for target '${name}'`,
+          );
         });
         judges.set(judgeKey, j);
       }
       return { ...base, judge: await j, noJudgeReason: "" };
     },
     secrets: () => [...secrets],
+    commandTargets: () => [...commandTargets.values()],
   };
 }

@@ -64,8 +64,10 @@ export interface CaseRuntime {
   signal: AbortSignal;
   /** The runner's clock in ms. */
   now: () => number;
-  /** Marks rows `dry_run: true`. */
+  /** Marks rows `dry_run: true`; code judges are skipped. */
   dryRun: boolean;
+  /** Environment subprocess code judges take their variables from (see `child_env.ts`). */
+  env?: Readonly<Record<string, string>>;
   /** Runs the target's healthcheck once (memoised by the caller); rejects when it failed. */
   healthcheck?: () => Promise<void>;
   /** Called before each retry of the target call. */
@@ -84,7 +86,10 @@ function attemptsOf(error: unknown, counted: number): number {
   return typeof attempts === "number" && attempts > 0 ? attempts : counted;
 }
 
-function baseRow(evalCase: EvalCase, runtime: CaseRuntime): Pick<
+/** What a row needs besides the case. */
+type RowRuntime = Pick<CaseRuntime, "now" | "targetName" | "dryRun">;
+
+function baseRow(evalCase: EvalCase, runtime: RowRuntime): Pick<
   ResultRow,
   "timestamp" | "eval_id" | "dataset" | "conversation_id" | "target"
 > {
@@ -101,7 +106,7 @@ function baseRow(evalCase: EvalCase, runtime: CaseRuntime): Pick<
 
 function errorRow(
   evalCase: EvalCase,
-  runtime: CaseRuntime,
+  runtime: RowRuntime,
   error: string,
   extra: { attempts: number; durationMs: number; outputMessages?: OutputMessage[] },
 ): ResultRow {
@@ -121,6 +126,28 @@ function errorRow(
     error,
     ...(runtime.dryRun ? { dry_run: true } : {}),
   };
+}
+
+/**
+ * The error row of a case that could not run because its target cannot be used; `reason` names
+ * the target and says why. Nothing was sent (`attempts: 0`).
+ *
+ * @example
+ * ```ts ignore
+ * import { blockedCaseRow } from "./run_case.ts";
+ * const row = blockedCaseRow(evalCase, {
+ *   targetName: "nope",
+ *   now: Date.now,
+ *   dryRun: false,
+ *   reason: "Unknown target 'nope'",
+ * });
+ * ```
+ */
+export function blockedCaseRow(
+  evalCase: EvalCase,
+  options: RowRuntime & { reason: string },
+): ResultRow {
+  return errorRow(evalCase, options, options.reason, { attempts: 0, durationMs: 0 });
 }
 
 /**
@@ -212,6 +239,8 @@ export async function runCase(evalCase: EvalCase, runtime: CaseRuntime): Promise
     signal: runtime.signal,
     ...(runtime.judge ? { judge: runtime.judge } : { noJudgeReason: runtime.noJudgeReason }),
     targetName: runtime.targetName,
+    ...(runtime.env !== undefined ? { env: runtime.env } : {}),
+    dryRun: runtime.dryRun,
     runEvaluator,
   };
 

@@ -10,15 +10,26 @@ import { resolve } from "node:path";
 import { loadEvalFile } from "../loader/load_eval_file.ts";
 import { matchGlob } from "../loader/glob.ts";
 import { EvalLoadError } from "../loader/errors.ts";
-import { openResultsWriter, redactRow, type ResultsWriter } from "../report/results_writer.ts";
+import {
+  openResultsWriter,
+  ResultsWriteError,
+  type ResultsWriter,
+} from "../report/results_writer.ts";
 import { createSummaryAccumulator, type RunSummary } from "../report/summary.ts";
 import type { Diagnostic, EvalCase } from "../schema/eval_case.ts";
 import type { ResultRow } from "../schema/result.ts";
-import { RunConfigError } from "./errors.ts";
+import { createRedactor } from "../targets/redact.ts";
+import { RunConfigError, TargetUnavailableError } from "./errors.ts";
 import type { RunEvent } from "./events.ts";
 import { Semaphore } from "./pool.ts";
 import { type CaseBinding, createTargetResolver } from "./resolve_targets.ts";
-import { runCase } from "./run_case.ts";
+import { blockedCaseRow, caseEvaluators, runCase } from "./run_case.ts";
+import {
+  checkRunPermission,
+  type CommandNeed,
+  type RunPermission,
+  startsProcess,
+} from "./run_permission.ts";
 
 /** An eval file already loaded (the shape of `loadEvalFile` / `sandboxedLoad`). */
 export interface LoadedEvalSet {
@@ -64,8 +75,19 @@ export interface RunEvalOptions {
   filter?: string;
   /** Results file (JSONL, truncated first); no file is written when absent. */
   out?: string;
-  /** Replace every target and the judge by mocks (no network); rows get `dry_run: true`. */
+  /**
+   * Replace every target and the judge by mocks (no network, no process); code judges are
+   * skipped (`status: "skipped"` results that do not count). Rows get `dry_run: true`.
+   */
   dryRun?: boolean;
+  /**
+   * Whether commands defined inside a dataset root may run: subprocess code judges, and `cli`
+   * targets and command healthchecks from a targets file inside the root (module judges and a
+   * targets file outside the root need nothing). Default `false`: a run that needs one throws
+   * {@link UntrustedDatasetError} listing them, before anything runs. `true` allows them all;
+   * a function decides per root (the CLI looks the root up in its trust store).
+   */
+  allowRun?: boolean | RunPermission;
   /** Environment for `${{ VAR }}` (the process env; `.env` files are read below it). */
   env: Record<string, string>;
   /** Base for relative paths. */
@@ -95,11 +117,9 @@ export interface RunEvalResult {
   summary: RunSummary;
 }
 
-interface Job {
-  set: LoadedEvalSet;
-  evalCase: EvalCase;
-  binding: CaseBinding;
-}
+type Job =
+  & { set: LoadedEvalSet; evalCase: EvalCase }
+  & ({ binding: CaseBinding } | { blocked: TargetUnavailableError; targetName: string });
 
 /**
  * Whether a loader diagnostic means a case was skipped: every error, and the warnings that say
@@ -143,9 +163,13 @@ async function loadSets(options: RunEvalOptions): Promise<LoadedEvalSet[]> {
 /**
  * Runs eval cases against their targets and scores them.
  *
- * Throws {@link RunConfigError} (nothing ran) for file-level load errors, no case to run, a
- * missing targets file, an unknown target or a missing `${{ VAR }}`. Per-case failures never
- * throw: they are rows with `status: "error"`.
+ * Throws {@link RunConfigError} (nothing ran) for file-level load errors or no case to run. A
+ * target that cannot be used (no targets file, unknown name, missing `${{ VAR }}`, invalid
+ * settings) blocks only the cases that use it: their rows are errors naming it; it throws only
+ * when every case is blocked. Per-case failures never throw: they are rows with
+ * `status: "error"`. A row that cannot be written to `out` stops the scheduling of new cases and,
+ * once the cases in flight are done, throws `ResultsWriteError` (with the partial `summary`; the
+ * rows already written stay in the file).
  *
  * @example
  * ```ts ignore
@@ -179,12 +203,14 @@ export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
       }
     }
   }
-  if (selected.length === 0) {
+  // Files whose cases were all skipped with warnings (e.g. no `expected_outcome`, the seeds'
+  // rule) or that hold none pass `validate`: the run then runs nothing and fails the gate
+  // (exit 1, the skipped cases listed), never a configuration error (exit 2).
+  const rejected = invalid.some((d) => d.severity === "error");
+  if (selected.length === 0 && (options.filter !== undefined || rejected)) {
     const what = options.filter !== undefined
       ? `No eval case id matches --filter '${options.filter}'`
-      : invalid.length > 0
-      ? "No valid eval case to run: every case was rejected by the loader"
-      : "No eval cases found";
+      : "No valid eval case to run: every case was rejected by the loader";
     throw new RunConfigError(what, {
       diagnostics: invalid,
       hint: options.filter !== undefined
@@ -208,17 +234,45 @@ export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
   });
   const jobs: Job[] = [];
   for (const { set, evalCase } of selected) {
-    jobs.push({ set, evalCase, binding: await resolver.bind(set, evalCase) });
+    try {
+      jobs.push({ set, evalCase, binding: await resolver.bind(set, evalCase) });
+    } catch (e) {
+      // A target that cannot be used blocks only the cases that use it.
+      if (!(e instanceof TargetUnavailableError)) throw e;
+      const targetName = options.targetOverride ?? evalCase.execution.target;
+      jobs.push({ set, evalCase, blocked: e, targetName });
+    }
+  }
+  if (jobs.length > 0 && jobs.every((job) => "blocked" in job)) throw noCaseCouldRun(jobs);
+  if (!dryRun) {
+    // The trust gate: before anything runs (no row, no results file), every command the run
+    // would start from a dataset root must be allowed.
+    const needs: CommandNeed[] = [];
+    for (const job of jobs) {
+      if (!("blocked" in job) && caseEvaluators(job.evalCase).some(startsProcess)) {
+        needs.push({ root: job.set.root, evalFile: job.set.file });
+      }
+    }
+    for (const t of resolver.commandTargets()) {
+      needs.push({ root: t.root, targetsFile: t.targetsFile });
+    }
+    await checkRunPermission(needs, options.allowRun ?? false);
   }
 
   const outPath = options.out === undefined ? undefined : resolve(options.cwd, options.out);
   let writer: ResultsWriter | undefined;
   if (outPath !== undefined) {
     try {
-      writer = await openResultsWriter(outPath, { secrets: resolver.secrets() });
+      writer = await openResultsWriter(outPath);
     } catch (e) {
+      const reason =
+        e instanceof Deno.errors.AlreadyExists || e instanceof Deno.errors.NotADirectory
+          ? "a folder on its path is a file"
+          : e instanceof Deno.errors.IsADirectory
+          ? "it is a folder"
+          : (e as Error).message;
       throw new RunConfigError(
-        `Cannot write the results file ${outPath}: ${(e as Error).message}`,
+        `Cannot write the results file ${outPath}: ${reason}`,
         {
           hint: "pass --out with a writable path",
           cause: e,
@@ -232,12 +286,8 @@ export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
   const accumulator = createSummaryAccumulator();
   let done = 0;
   const total = jobs.length;
-  const secrets = resolver.secrets();
-  const redact = (text: string) => {
-    let out = text;
-    for (const s of secrets) if (s.length >= 4) out = out.split(s).join("***");
-    return out;
-  };
+  // Every target and judge is resolved by now: one redactor for rows, events and errors.
+  const redactor = createRedactor(resolver.secrets());
   emit({
     type: "run_started",
     total,
@@ -258,13 +308,21 @@ export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
   };
   signal.addEventListener("abort", onAbort, { once: true });
 
-  // Without a results file the rows still leave through `rows` and events: redact them the same way.
+  // Rows leave through the results file, `rows` and events: all of them see the redacted row.
+  // A row that cannot be written (disk full, I/O error) stops the scheduling of new cases; the
+  // rows already written stay, cases in flight finish, and the run ends in a ResultsWriteError.
+  let writeFailure: ResultsWriteError | undefined;
   const finish = (row: ResultRow) => {
-    const written = writer
-      ? writer.write(row)
-      : secrets.length === 0
-      ? row
-      : redactRow(row, secrets).row;
+    const written = redactor.row(row);
+    if (writer !== undefined && writeFailure === undefined) {
+      try {
+        writer.write(written);
+      } catch (e) {
+        writeFailure = e instanceof ResultsWriteError
+          ? e
+          : new ResultsWriteError(writer.path, writer.count, e);
+      }
+    }
     if (keepRows) rows.push(written);
     accumulator.add(written);
     emit({ type: "case_finished", row: written, done: ++done, total });
@@ -272,7 +330,21 @@ export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
 
   try {
     for (const job of jobs) {
-      if (signal.aborted) break;
+      if (signal.aborted || writeFailure) break;
+      if ("blocked" in job) {
+        const index = started++;
+        const { evalCase, targetName } = job;
+        emit({
+          type: "case_started",
+          eval_id: evalCase.id,
+          dataset: evalCase.dataset,
+          target: targetName,
+          index,
+          total,
+        });
+        finish(blockedCaseRow(evalCase, { targetName, now, dryRun, reason: blockedReason(job) }));
+        continue;
+      }
       const { binding } = job;
       let cap: Semaphore | undefined;
       if (binding.workers !== undefined) {
@@ -282,7 +354,8 @@ export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
       const releaseCap = cap ? await cap.acquire(signal) : () => {};
       if (!releaseCap) break;
       const releaseSlot = await pool.acquire(signal);
-      if (!releaseSlot) {
+      if (!releaseSlot || writeFailure) {
+        releaseSlot?.();
         releaseCap();
         break;
       }
@@ -309,6 +382,7 @@ export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
         signal,
         now,
         dryRun,
+        ...(binding.env !== undefined ? { env: binding.env } : {}),
         ...(binding.healthcheck ? { healthcheck: binding.healthcheck } : {}),
         onRetry: (r) =>
           emit({
@@ -319,7 +393,7 @@ export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
             delay_ms: r.delayMs,
             reason: r.reason,
           }),
-        redact,
+        redact: redactor.text,
       }).then(finish).finally(() => {
         releaseSlot();
         releaseCap();
@@ -342,8 +416,35 @@ export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
     ...(outPath !== undefined ? { resultsPath: outPath } : {}),
     durationMs: now() - startedAt,
   });
+  if (writeFailure) {
+    writeFailure.summary = summary;
+    throw writeFailure;
+  }
   emit({ type: "run_finished", summary });
   return { rows, summary };
+}
+
+/** The row error of a blocked case: what is wrong with its target and how to fix it. */
+function blockedReason(job: { blocked: TargetUnavailableError }): string {
+  const { message, hint } = job.blocked;
+  return hint ? `${message}; ${hint}` : message;
+}
+
+/** The error when every selected case is blocked by its target: nothing could run. */
+function noCaseCouldRun(jobs: Job[]): RunConfigError {
+  const errors = [
+    ...new Set(jobs.flatMap((job) => ("blocked" in job ? [job.blocked] : []))),
+  ];
+  if (errors.length === 1) return errors[0];
+  return new RunConfigError(
+    `No case could run: none of their targets can be used:\n${
+      errors.map((e) => `  - ${blockedReason({ blocked: e })}`).join("\n")
+    }`,
+    {
+      diagnostics: errors.flatMap((e) => e.diagnostics),
+      hint: "fix the targets (agentv validate reports each case whose target is missing)",
+    },
+  );
 }
 
 /**

@@ -13,27 +13,48 @@ import {
   RubricListSchema,
   SimpleEvaluatorConfigSchema,
 } from "./evaluator.ts";
-import { type Message, RawMessageSchema } from "./message.ts";
+import { hasRole, type Message, RawMessageSchema, StructuredListSchema } from "./message.ts";
 
-/** `execution:` block: `target` plus any other run settings; `evaluators` is a default list. */
+/** Why a list whose every evaluator has weight 0 is rejected. */
+const ALL_WEIGHTS_ZERO =
+  "every evaluator has weight 0, so the case would have no score; give at least one evaluator a weight above 0 (weight 0 runs an evaluator without counting it)";
+
+/** False for a non-empty evaluator list whose every weight is 0. */
+function someWeight(list: readonly { weight?: number }[]): boolean {
+  return list.length === 0 || list.some((e) => e.weight !== 0);
+}
+
+/**
+ * `execution:` block: `target` and `evaluators` (a default list); any other key is an error
+ * (the loader says which key was meant).
+ */
 export const ExecutionSchema = executionSchema(EvaluatorConfigSchema);
+
+/** The keys an `execution:` block may hold. */
+export const EXECUTION_KEYS: readonly string[] = ["target", "evaluators"];
 
 /** Builds the `execution:` schema over an evaluator schema (full or {@link SimpleEvaluatorConfigSchema}). */
 function executionSchema(evaluator: typeof EvaluatorConfigSchema) {
-  return z.looseObject({
+  return z.strictObject({
     target: z.string({
       error: (i) => `target must be a string naming a target, found ${typeOf(i.input)}`,
     }).min(1).optional(),
-    evaluators: z.array(evaluator).optional(),
+    evaluators: z.array(evaluator).refine(someWeight, { error: ALL_WEIGHTS_ZERO }).optional(),
   });
 }
 
 /** The default evaluator kind (`evaluator:`). */
 export const EvaluatorKindSchema = z.enum(EVALUATOR_TYPES, {
   error: (issue) =>
-    `evaluator '${String(issue.input)}' is not a known evaluator type; expected one of ${
-      EVALUATOR_TYPES.join(", ")
-    }`,
+    typeof issue.input === "string"
+      ? `evaluator '${issue.input}' is not a known evaluator type; expected one of ${
+        EVALUATOR_TYPES.join(", ")
+      }`
+      : `evaluator must name one evaluator type (e.g. 'llm_judge'), found ${
+        typeOf(issue.input)
+      }; to configure evaluators write them as a list under \`evaluators:\` (plural), or give \`evaluator:\` one of ${
+        EVALUATOR_TYPES.join(", ")
+      }`,
 });
 
 /** Keys accepted on a case that agentv itself does not use (documentation, metadata). */
@@ -51,16 +72,19 @@ const docKeys = {
 export const ExpectedOutputSchema = expectedOutputSchema(RawMessageSchema);
 
 function expectedOutputSchema(message: typeof RawMessageSchema) {
+  // `null` (YAML's empty key) is no expected output. A list of data items (no `role`) is
+  // structured content; it comes first so a data list with a stray `role` is blamed at that item.
   return z.union([
     z.string(),
+    StructuredListSchema,
     z.array(message),
     z.record(z.string(), z.unknown()),
   ], {
     error: (i) =>
-      `expected_output must be a string, an object (structured answer) or an array of messages, found ${
+      `expected_output must be a string, an object or a list of data items (structured answer), or an array of messages, found ${
         typeOf(i.input)
       }`,
-  });
+  }).nullable();
 }
 
 /** The sub-schemas a case schema is built from (plain, or compiled behind `z.lazy`). */
@@ -138,7 +162,7 @@ function rawEvalCaseSchema(parts: CaseParts) {
     expected_output: expectedOutputSchema(message).optional(),
     expected_messages: z.array(message, {
       error: (i) => `expected_messages must be an array of messages, found ${typeOf(i.input)}`,
-    }).optional(),
+    }).nullable().optional(),
     conversation_id: z.string({
       error: (i) => `conversation_id must be a string, found ${typeOf(i.input)}`,
     }).optional(),
@@ -154,6 +178,11 @@ function rawEvalCaseSchema(parts: CaseParts) {
     .refine((c) => (c.expected_outcome ?? c.outcome)?.trim(), {
       message:
         "missing expected_outcome; add `expected_outcome:` describing what a good answer does",
+    })
+    // Inline rubrics add a weighted rubric evaluator, so the case still has a score.
+    .refine((c) => c.rubrics !== undefined || someWeight(c.evaluators ?? []), {
+      path: ["evaluators"],
+      message: ALL_WEIGHTS_ZERO,
     })
     .refine((c) => c.input !== undefined || c.input_messages !== undefined, {
       message: "missing input; add `input:` (a string or a list of messages)",
@@ -176,9 +205,9 @@ function rawEvalCaseSchema(parts: CaseParts) {
       let expected_output: Message[] = [];
       if (typeof rawExpected === "string") {
         expected_output = [{ role: "assistant", content: rawExpected }];
-      } else if (Array.isArray(rawExpected)) {
+      } else if (Array.isArray(rawExpected) && !isStructuredList(rawExpected)) {
         expected_output = rawExpected as Message[];
-      } else if (rawExpected !== undefined) {
+      } else if (rawExpected !== undefined && rawExpected !== null) {
         expected_output = [{ role: "assistant", content: rawExpected }];
       }
       return {
@@ -238,6 +267,14 @@ export type Sidecar = z.output<typeof SidecarSchema>;
 export const EvalFileDocumentSchema = EvalFileSchema.extend({
   evalcases: z.array(RawEvalCaseSchema),
 });
+
+/**
+ * Whether an `expected_output` list is structured content (a non-empty list whose first item is
+ * not a message) rather than a list of messages.
+ */
+export function isStructuredList(value: readonly unknown[]): boolean {
+  return value.length > 0 && !hasRole(value[0]);
+}
 
 /** Names a value's JSON type for messages ("a string", "an object", "an array", "null"). */
 function typeOf(value: unknown): string {

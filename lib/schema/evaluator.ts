@@ -6,6 +6,8 @@
  * @module
  */
 import { z } from "zod";
+import { linearRegexProblem, SUPPORTED_REGEX_FLAGS } from "../text/linear_regex.ts";
+import { jsonSchemaProblems } from "./json_schema_problems.ts";
 import type { Assert, Same } from "./_type_check.ts";
 import type {
   Aggregator,
@@ -109,7 +111,18 @@ export const RubricEvaluatorSchema = z.strictObject({
   model: z.string().min(1).optional(),
 }).transform(withName);
 
-/** `code_judge`: a script reading a JSON payload on stdin, printing a JSON score. */
+/** Names of environment variables a subprocess may see besides PATH, HOME, LANG and TMPDIR. */
+export const EnvNamesSchema = z.array(
+  z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, {
+    error: "env lists variable names such as MY_TOKEN (letters, digits, _)",
+  }),
+  { error: "env must be a list of environment variable names" },
+);
+
+/**
+ * `code_judge`: a TS/JS `module` run in a permission-limited worker, or a `script` reading a JSON
+ * payload on stdin and printing a JSON score.
+ */
 export const CodeJudgeSchema = z.looseObject({
   type: z.literal("code_judge"),
   ...common,
@@ -118,11 +131,25 @@ export const CodeJudgeSchema = z.looseObject({
     z.array(z.string().trim().min(1, { error: "script arguments must not be empty" })).min(1, {
       error: "script must list at least the program to run",
     }),
-  ], { error: "script must be a shell command string or an array of argv strings" }),
+  ], { error: "script must be a shell command string or an array of argv strings" }).optional(),
+  module: z.string({ error: "module must be the path of a .ts, .js or .mjs file" }).trim()
+    .regex(/\.(ts|mts|js|mjs)$/i, { error: "module must be the path of a .ts, .js or .mjs file" })
+    .optional(),
   cwd: z.string().optional(),
+  env: EnvNamesSchema.optional(),
   target: z.union([z.boolean(), z.strictObject({ max_calls: nonNegative("max_calls").optional() })])
     .optional(),
   timeout_seconds: z.number().positive().optional(),
+}).superRefine((v, ctx) => {
+  if ((v.script === undefined) === (v.module === undefined)) {
+    ctx.addIssue({
+      code: "custom",
+      path: v.script === undefined ? [] : ["module"],
+      message: v.script === undefined
+        ? "code_judge needs `module: ./judge.ts` (a default-exported function) or `script` (a command)"
+        : "code_judge takes either `module` or `script`, not both; keep one",
+    });
+  }
 }).transform(withName);
 
 /** An expected tool call in a `tool_trajectory` evaluator. */
@@ -234,21 +261,24 @@ export const ContainsSchema = z.strictObject({
   }
 }).transform(withName);
 
-/** `regex`: the answer matches `pattern` (JavaScript syntax, optional `flags`). */
+/**
+ * `regex`: the answer matches `pattern` (JavaScript syntax without backreferences or lookaround,
+ * matched in linear time; optional `flags`).
+ */
 export const RegexSchema = z.strictObject({
   type: z.literal("regex"),
   ...common,
   pattern: z.string().min(1),
-  flags: z.string().regex(/^[dgimsuvy]*$/, { error: "flags may only contain d g i m s u v y" })
-    .optional(),
+  flags: z.string().regex(/^[dgimsuy]*$/, {
+    error: `flags may only contain ${SUPPORTED_REGEX_FLAGS}`,
+  }).optional(),
 }).superRefine((v, ctx) => {
-  try {
-    new RegExp(v.pattern, v.flags);
-  } catch (e) {
+  const problem = linearRegexProblem(v.pattern, v.flags);
+  if (problem !== undefined) {
     ctx.addIssue({
       code: "custom",
       path: ["pattern"],
-      message: `pattern is not a valid regular expression: ${(e as Error).message}`,
+      message: `pattern cannot be used: ${problem}`,
     });
   }
 }).transform(withName);
@@ -264,7 +294,36 @@ export const JsonSchemaEvaluatorSchema = z.strictObject({
   type: z.literal("json_schema"),
   ...common,
   schema: z.record(z.string(), z.unknown()),
+}).superRefine((v, ctx) => {
+  // A schema that is itself broken would score every answer 0, silently.
+  for (const problem of jsonSchemaProblems(v.schema)) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["schema", ...problem.path],
+      message: `schema: ${problem.message}`,
+    });
+  }
+  for (const { path, pattern } of schemaPatterns(v.schema, ["schema"])) {
+    const problem = linearRegexProblem(pattern);
+    if (problem !== undefined) {
+      ctx.addIssue({ code: "custom", path, message: `pattern cannot be used: ${problem}` });
+    }
+  }
 }).transform(withName);
+
+/** Every `pattern` keyword in a JSON Schema, with its path (values under `const`/`enum` skipped). */
+function* schemaPatterns(
+  node: unknown,
+  path: (string | number)[],
+): Generator<{ path: (string | number)[]; pattern: string }> {
+  if (typeof node !== "object" || node === null) return;
+  for (const [key, value] of Object.entries(node)) {
+    if (!Array.isArray(node) && ["const", "enum", "default", "examples"].includes(key)) continue;
+    const at = [...path, Array.isArray(node) ? Number(key) : key];
+    if (key === "pattern" && typeof value === "string") yield { path: at, pattern: value };
+    else yield* schemaPatterns(value, at);
+  }
+}
 
 /** Aggregator of a `composite` evaluator; `weighted_average` when omitted. */
 export const AggregatorSchema = z.discriminatedUnion("type", [

@@ -68,10 +68,17 @@ export interface RubricConfig extends EvaluatorBase {
 export interface CodeJudgeConfig extends EvaluatorBase {
   /** Always `code_judge`. */
   type: "code_judge";
-  /** Argv array (no shell) or a shell command string. */
-  script: string | string[];
-  /** Working folder, relative to the eval file's folder. */
+  /**
+   * Argv array (no shell) or a shell command string; a single `.ts`/`.js`/`.mjs` path is run as
+   * a module judge.
+   */
+  script?: string | string[];
+  /** A TS/JS module whose default export scores the answer (run in a permission-limited worker). */
+  module?: string;
+  /** Working folder of a script, relative to the eval file's folder. */
   cwd?: string;
+  /** Environment variable names passed to the script besides PATH, HOME, LANG and TMPDIR. */
+  env?: string[];
   /** Lets the script call the judge target through a local proxy. */
   target?: boolean | { max_calls?: number };
   /** Kill the script after this many seconds. */

@@ -1,15 +1,20 @@
 /**
- * The JSON Schema of the YAML eval file format, generated from the zod schema (the committed
- * `schema/eval.schema.json` is kept equal to it by a test).
+ * The JSON Schemas of the YAML eval file and of the JSONL sidecar, generated from the zod schemas
+ * (the committed `schema/eval.schema.json` and `schema/sidecar.schema.json` are kept equal to
+ * them by a test).
  *
  * @module
  */
 import { z } from "zod";
 import { AgentvConfigSchema } from "./config.ts";
-import { EvalFileDocumentSchema } from "./eval_file.ts";
+import { EvalFileDocumentSchema, SidecarSchema } from "./eval_file.ts";
+import { applyJsonSchemaRules } from "./json_schema_rules.ts";
 
 /** The `$id` of the published schema. */
 export const EVAL_SCHEMA_ID = "https://agentv.dev/schema/eval.schema.json";
+
+/** The `$id` of the published sidecar schema. */
+export const SIDECAR_SCHEMA_ID = "https://agentv.dev/schema/sidecar.schema.json";
 
 /**
  * The JSON Schema (draft 2020-12) of YAML eval files, for editors:
@@ -23,19 +28,45 @@ export const EVAL_SCHEMA_ID = "https://agentv.dev/schema/eval.schema.json";
  * ```
  */
 export function evalFileJsonSchema(): object {
-  const generated = z.toJSONSchema(EvalFileDocumentSchema, { io: "input" }) as Record<
-    string,
-    unknown
-  >;
-  const { $schema, ...rest } = generated;
-  return {
-    $schema,
+  return published(EvalFileDocumentSchema, {
     $id: EVAL_SCHEMA_ID,
     title: "agentv eval file",
     description:
       "An agentv eval dataset: `evalcases` plus file-level defaults (dataset, execution, evaluator).",
-    ...rest,
-  };
+  });
+}
+
+/**
+ * The JSON Schema (draft 2020-12) of a JSONL dataset's sidecar (`dataset.yaml` beside
+ * `dataset.jsonl`): the file-level settings, without `evalcases`.
+ *
+ * @example
+ * ```ts
+ * import { sidecarJsonSchema } from "@agentv/agentv";
+ * const schema = sidecarJsonSchema() as { title: string };
+ * console.log(schema.title); // "agentv JSONL sidecar"
+ * ```
+ */
+export function sidecarJsonSchema(): object {
+  return published(SidecarSchema, {
+    $id: SIDECAR_SCHEMA_ID,
+    title: "agentv JSONL sidecar",
+    description:
+      "File-level settings (description, dataset, execution, evaluator) of the JSONL dataset with the same name.",
+  });
+}
+
+/** `schema` as JSON Schema with the refinements JSON Schema can express, and a header. */
+function published(
+  schema: z.ZodType,
+  header: { $id: string; title: string; description: string },
+): object {
+  const generated = z.toJSONSchema(schema, {
+    io: "input",
+    override: applyJsonSchemaRules,
+  }) as Record<string, unknown>;
+  const { $schema, ...rest } = generated;
+  return { $schema, ...header, ...rest };
 }
 
 let keys: string[] | undefined;

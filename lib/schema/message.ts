@@ -71,7 +71,12 @@ export const RawContentSchema = z.union([
 
 /** A message as written in an eval file. */
 export const RawMessageSchema = z.strictObject({
-  role: z.enum(ROLES, { error: "role must be one of system, user, assistant, tool" }),
+  role: z.enum(ROLES, {
+    error: (i) =>
+      i.input === undefined
+        ? "missing role; a message needs `role:` (system, user, assistant or tool); in a list of messages every item is a message"
+        : "role must be one of system, user, assistant, tool",
+  }),
   content: RawContentSchema.optional(),
   tool_calls: z.array(ToolCallSchema).optional(),
   name: z.string().optional(),
@@ -83,6 +88,42 @@ export const RawMessageSchema = z.strictObject({
 
 /** A message as written in an eval file. */
 export type RawMessage = z.input<typeof RawMessageSchema>;
+
+/** Whether `value` is a mapping with a `role` key (a message, or an attempt at one). */
+export function hasRole(value: unknown): boolean {
+  return value !== null && typeof value === "object" && !Array.isArray(value) && "role" in value;
+}
+
+/**
+ * An `expected_output` list whose items are not messages (no `role`, e.g. extracted records):
+ * structured content, one assistant message whose content is the list. A list that starts with
+ * a message is a list of messages instead; a data list with an item that has a `role` is
+ * rejected at that item (a list is all messages or all data). Zod cannot export the item rule,
+ * so the JSON Schema gets it from `meta`.
+ */
+export const StructuredListSchema = z.array(z.unknown()).min(1).superRefine((items, ctx) => {
+  if (hasRole(items[0])) {
+    // Aborting issues, so a union reports the branch that fits best rather than this one.
+    ctx.addIssue({
+      code: "custom",
+      message: "the list starts with a message",
+      input: items,
+      continue: false,
+    });
+    return;
+  }
+  items.forEach((item, index) => {
+    if (!hasRole(item)) return;
+    ctx.addIssue({
+      code: "custom",
+      path: [index, "role"],
+      input: item,
+      continue: false,
+      message:
+        `item ${index} has a role but item 0 does not: a list is either all messages ({role, content}) or all data items (structured content); remove the role or make every item a message`,
+    });
+  });
+}).meta({ items: { not: { type: "object", required: ["role"] } } });
 
 /** A resolved file segment on a normalised message. `path` is absolute; `text` its content. */
 export const ResolvedFileSegmentSchema = z.object({
@@ -136,8 +177,12 @@ export type Segment = TextSegment | ResolvedFileSegment | OtherSegment;
 /** A normalised message on an {@link EvalCase}: file segments carry `path` and `text`. */
 export const MessageSchema = z.object({
   role: z.enum(ROLES),
-  content: z.union([z.string(), z.array(SegmentSchema), z.record(z.string(), z.unknown())])
-    .optional(),
+  content: z.union([
+    z.string(),
+    z.array(SegmentSchema),
+    z.record(z.string(), z.unknown()),
+    z.array(z.unknown()),
+  ]).optional(),
   tool_calls: z.array(ToolCallSchema).optional(),
   name: z.string().optional(),
 });
@@ -146,8 +191,11 @@ export const MessageSchema = z.object({
 export interface Message {
   /** Who speaks. */
   role: "system" | "user" | "assistant" | "tool";
-  /** Text, segments, or a structured object. */
-  content?: string | Segment[] | Record<string, unknown>;
+  /**
+   * Text, segments, or structured content: an object, or (on an expected message written as an
+   * `expected_output` list of non-messages) the list as written.
+   */
+  content?: string | Segment[] | Record<string, unknown> | unknown[];
   /** Tool calls (expected messages). */
   tool_calls?: ToolCall[];
   /** Speaker name. */

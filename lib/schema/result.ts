@@ -123,7 +123,7 @@ export interface EvaluationScore {
 export const EvaluatorResultSchema: z.ZodType<EvaluatorResult> = z.object({
   name: z.string(),
   type: z.string(),
-  status: z.enum(["ok", "error"]),
+  status: z.enum(["ok", "error", "skipped"]),
   score: z.number(),
   weight: z.number(),
   verdict: VerdictSchema,
@@ -144,8 +144,12 @@ export interface EvaluatorResult {
   name: string;
   /** Evaluator type. */
   type: string;
-  /** `ok` when it scored, `error` when it could not. */
-  status: "ok" | "error";
+  /**
+   * `ok` when it scored, `error` when it could not, `skipped` when it did not run (a code judge
+   * in a dry run). Skipped results never count toward the case score; their `score` 0 and
+   * `verdict` `fail` are placeholders.
+   */
+  status: "ok" | "error" | "skipped";
   /** Score in [0, 1] (0 on error). */
   score: number;
   /** Weight in the case score. */

@@ -8,6 +8,7 @@
  * @module
  */
 import { z } from "zod";
+import { normaliseToolCall, TOOL_CALL_SHAPES } from "./tool_call_shapes.ts";
 
 /** Providers agentv can run. */
 export const RUNNABLE_PROVIDERS = [
@@ -221,14 +222,25 @@ function healthcheckSchema(mode: SchemaMode) {
   });
 }
 
+// `args`/`arguments`/OpenAI's `function` wrapper are normalised to `input` (or rejected at the key).
 const ToolCallsSchema = z.array(
-  z.looseObject({
+  z.unknown().transform((raw, ctx) => {
+    const result = normaliseToolCall(raw);
+    if (result.ok) return result.call;
+    ctx.issues.push({
+      code: "custom",
+      message: `tool_calls: ${result.problem.message}`,
+      input: raw,
+      path: result.problem.path,
+    });
+    return z.NEVER;
+  }).pipe(z.looseObject({
     tool: z.string({ error: "tool_calls[].tool must name the tool" }).min(1),
     input: z.unknown().optional(),
     output: z.unknown().optional(),
-    id: z.string().optional(),
-  }),
-  { error: "tool_calls must be a list of {tool, input?, output?, id?}" },
+    id: z.string({ error: "tool_calls[].id must be a string" }).optional(),
+  })),
+  { error: `tool_calls must be a list of ${TOOL_CALL_SHAPES}` },
 );
 
 function providerShapes(mode: SchemaMode) {
@@ -258,7 +270,20 @@ function providerShapes(mode: SchemaMode) {
       healthcheck: healthcheckSchema(mode).optional(),
       verbose: bool(mode, "verbose"),
       keep_temp_files: bool(mode, "keep_temp_files"),
-      env: stringMap("env").optional(),
+      max_output_bytes: num(mode, "max_output_bytes", {
+        int: true,
+        min: 1,
+        max: 256 * 1024 * 1024,
+      }),
+      env: z.union([
+        z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), {
+          error: "env must list variable names",
+        }),
+        stringMap("env"),
+      ], {
+        error:
+          "env must be a list of variable names passed on from the environment, or a mapping of names to values",
+      }).optional(),
     },
     mock: {
       ...common,

@@ -16,6 +16,7 @@ import {
   parseDocument,
 } from "yaml";
 import type { Position } from "./decode.ts";
+import { yamlErrorCause } from "./yaml_error_cause.ts";
 
 /** One step of a path inside a document: a mapping key or a list index. */
 export type PathKey = string | number;
@@ -77,9 +78,11 @@ export function parseYamlSource(text: string, options: YamlSourceOptions = {}): 
   if (doc.errors.length > 0) {
     return {
       ok: false,
+      // Positions point at the cause (an opening quote, an over-indented line), not at the
+      // place the parser gave up (often the end of the file).
       errors: doc.errors.slice(0, 20).map((e) => ({
         message: `YAML syntax error: ${firstLine(e.message)}`,
-        position: position(e.pos[0]),
+        position: position(yamlErrorCause(text, e, doc.errors)),
       })),
     };
   }

@@ -23,6 +23,7 @@ import {
   UNSUPPORTED_SETTINGS,
 } from "../schema/targets.ts";
 import { suggest } from "../text/suggest.ts";
+import { invalidEnvRefs } from "./env.ts";
 
 /**
  * Checks one target definition (unresolved in `file` mode, or with every `${{ }}` already
@@ -111,9 +112,11 @@ export function checkTargetDefinition(
  *
  * @example
  * ```ts
- * import { checkTargetsFile } from "./targets.ts";
+ * import assert from "node:assert/strict";
+ * import { checkTargetsFile } from "./check.ts";
  * const issues = checkTargetsFile({ targets: [{ name: "default", provider: "opnai" }] });
- * // [{severity: "error", path: ["targets", 0, "provider"], message: "unknown provider 'opnai'; expected one of ...; did you mean 'openai'?"}]
+ * assert.deepEqual(issues.map((i) => [i.severity, i.path]), [["error", ["targets", 0, "provider"]]]);
+ * assert.match(issues[0].message, /did you mean 'openai'\?/);
  * ```
  */
 export function checkTargetsFile(value: unknown): TargetsIssue[] {
@@ -161,6 +164,14 @@ export function checkTargetsFile(value: unknown): TargetsIssue[] {
   file.targets.forEach((target, index) => {
     const { issues: own } = checkTargetDefinition(target, "file");
     for (const issue of own) issues.push({ ...issue, path: ["targets", index, ...issue.path] });
+    for (const ref of invalidEnvRefs(target)) {
+      issues.push({
+        severity: "error",
+        path: ["targets", index, ...ref.path],
+        message:
+          `'${ref.text}' is not a valid variable reference: a name starts with a letter or _ and holds only letters, digits and _; fix the name (it would be sent literally)`,
+      });
+    }
     if (!target || typeof target !== "object") return;
     const def = target as Record<string, unknown>;
     if (typeof def.name === "string") {

@@ -3,7 +3,9 @@
  * `{PROMPT}`, `{GUIDELINES}`, `{EVAL_ID}`, `{ATTEMPT}`, `{FILES}` and `{OUTPUT_FILE}` are replaced
  * by shell-quoted values (do not add quotes around them). A relative `cwd` is resolved against the
  * targets file's folder; without `cwd` the command runs in the eval file's folder. The answer is
- * read from `{OUTPUT_FILE}` when the template uses it, else from stdout (see `cli_output.ts`).
+ * read from `{OUTPUT_FILE}` when the template uses it, else from stdout (see `cli_output.ts`); that
+ * answer is bounded by `max_output_bytes` (default 16 MiB): past it the case is an error naming the
+ * cap. Output used only for messages (stderr, stdout next to an output file) keeps its last 64 KiB.
  *
  * @module
  */
@@ -13,8 +15,17 @@ import type { CliHealthcheck, CliSettings } from "../schema/targets.ts";
 import { parseCliOutput } from "./cli_output.ts";
 import { getOk } from "./http.ts";
 import type { ProviderContext, TargetCore } from "./provider_context.ts";
+import { childEnv } from "./child_env.ts";
 import { redactText } from "./redact.ts";
-import { quoteShellArg, runShell, type ShellResult, tail } from "./shell.ts";
+import {
+  DEFAULT_MAX_OUTPUT_BYTES,
+  quoteShellArg,
+  runShell,
+  type RunShellOptions,
+  type ShellResult,
+  STDERR_TAIL_BYTES,
+  tail,
+} from "./shell.ts";
 import { TargetError, type TargetRequest, type TargetResponse } from "./types.ts";
 
 /** Placeholder values before quoting. */
@@ -71,8 +82,21 @@ export function createCliTarget(settings: CliSettings, context: ProviderContext)
     ? Math.floor(settings.timeout_seconds * 1000)
     : undefined;
   const label = `CLI target '${context.name}'`;
+  const maxOutputBytes = settings.max_output_bytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+  const tooLarge = (where: string) =>
+    new TargetError(
+      `${label} wrote more than ${
+        formatBytes(maxOutputBytes)
+      } to ${where} (max_output_bytes: ${maxOutputBytes}); raise max_output_bytes in the target or make the agent write less`,
+    );
+  // Output that is only shown in messages is kept as a tail; the answer's source is capped.
+  const messagesOnly = { maxStdoutBytes: STDERR_TAIL_BYTES, stdoutOverflow: "tail" } as const;
   const baseDir = (evalDir: string) => context.targetsFileDir ?? evalDir;
   const safe = (text: string) => redactText(text, context.secrets);
+  // Scrubbed: PATH, HOME, LANG, TMPDIR and the names `env` lists (a mapping sets values).
+  const commandEnv = Array.isArray(settings.env)
+    ? childEnv(context.env, settings.env)
+    : childEnv(context.env, [], settings.env ?? {});
   let health: Promise<void> | undefined;
 
   const ensureHealthy = (signal: AbortSignal, evalDir?: string): Promise<void> => {
@@ -117,9 +141,10 @@ export function createCliTarget(settings: CliSettings, context: ProviderContext)
       FILES: [],
       OUTPUT_FILE: join(context.tempDir ?? tmpdir(), `agentv-healthcheck-${Date.now()}.json`),
     }, { filesFormat: settings.files_format });
-    const result = await run(command, { cwd, timeoutMs: seconds * 1000, signal }).catch((e) => {
-      throw fail(e instanceof Error ? e.message : String(e));
-    });
+    const result = await run(command, { cwd, timeoutMs: seconds * 1000, signal, ...messagesOnly })
+      .catch((e) => {
+        throw fail(e instanceof Error ? e.message : String(e));
+      });
     if (result.timedOut) throw fail(`timed out after ${seconds}s`);
     if (result.aborted) throw fail("aborted");
     if (result.code !== 0) throw fail(exitDetail(result));
@@ -127,10 +152,10 @@ export function createCliTarget(settings: CliSettings, context: ProviderContext)
 
   const run = async (
     command: string,
-    options: { cwd?: string; timeoutMs?: number; signal: AbortSignal },
+    options: Omit<RunShellOptions, "env"> & { signal: AbortSignal },
   ): Promise<ShellResult> => {
     try {
-      return await runShell(command, { ...options, env: { ...context.env, ...settings.env } });
+      return await runShell(command, { ...options, env: commandEnv, clearEnv: true });
     } catch (error) {
       const reason = error instanceof Deno.errors.NotFound
         ? `working folder '${options.cwd}' does not exist or the shell is missing`
@@ -172,7 +197,12 @@ export function createCliTarget(settings: CliSettings, context: ProviderContext)
         : request.evalDir;
       const recorded = { command: safe(command), cwd };
       try {
-        const result = await run(command, { cwd, timeoutMs, signal: request.signal });
+        const result = await run(command, {
+          cwd,
+          timeoutMs,
+          signal: request.signal,
+          ...(usesOutputFile ? messagesOnly : { maxStdoutBytes: maxOutputBytes }),
+        });
         if (result.aborted) {
           throw new TargetError(`${label} was aborted`, { cause: request.signal.reason });
         }
@@ -181,11 +211,13 @@ export function createCliTarget(settings: CliSettings, context: ProviderContext)
             retryable: true,
           });
         }
+        if (result.stdoutOverflow) throw tooLarge("stdout");
         if (result.code !== 0) throw new TargetError(safe(`${label} ${exitDetail(result)}`));
         let raw = result.stdout.replace(/\s+$/, "");
         if (usesOutputFile) {
+          let text: string | undefined;
           try {
-            raw = await Deno.readTextFile(outputFile);
+            text = await readBounded(outputFile, maxOutputBytes);
           } catch (error) {
             const reason = error instanceof Deno.errors.NotFound
               ? "it does not exist"
@@ -194,6 +226,8 @@ export function createCliTarget(settings: CliSettings, context: ProviderContext)
               safe(`${label} did not write its {OUTPUT_FILE} '${outputFile}': ${reason}`),
             );
           }
+          if (text === undefined) throw tooLarge(`its {OUTPUT_FILE} '${outputFile}'`);
+          raw = text;
         }
         const parsed = parseCliOutput(raw, { onWarning: context.onWarning, label });
         return { duration_ms: result.durationMs, ...parsed, request: recorded };
@@ -209,6 +243,33 @@ export function createCliTarget(settings: CliSettings, context: ProviderContext)
 function exitDetail(result: ShellResult): string {
   const output = tail(result.stderr) || tail(result.stdout);
   return `exited with code ${result.code}${output ? `: ${output}` : ""}`;
+}
+
+/**
+ * The text of the regular file `path`, or `undefined` when it holds more than `max` bytes (never
+ * reading more than `max + 1`).
+ */
+async function readBounded(path: string, max: number): Promise<string | undefined> {
+  const info = await Deno.stat(path);
+  if (!info.isFile) throw new Error("it is not a regular file");
+  if (info.size > max) return undefined;
+  using file = await Deno.open(path, { read: true });
+  const bytes = new Uint8Array(Math.min(info.size, max) + 1);
+  let size = 0;
+  for (;;) {
+    if (size === bytes.length) return undefined;
+    const n = await file.read(bytes.subarray(size));
+    if (n === null) break;
+    size += n;
+  }
+  return new TextDecoder().decode(bytes.subarray(0, size));
+}
+
+/** `16 MiB`, `512 KiB`, `100 bytes`. */
+function formatBytes(n: number): string {
+  if (n >= 1024 * 1024 && n % (1024 * 1024) === 0) return `${n / (1024 * 1024)} MiB`;
+  if (n >= 1024 && n % 1024 === 0) return `${n / 1024} KiB`;
+  return `${n} bytes`;
 }
 
 function safeName(id: string): string {

@@ -7,6 +7,8 @@
  */
 import { OutputMessageSchema, TokenUsageSchema } from "../schema/result.ts";
 import type { OutputMessage, TokenUsage } from "../schema/result.ts";
+import { normaliseToolCall, TOOL_CALL_SHAPES } from "../schema/tool_call_shapes.ts";
+import { TargetError } from "./types.ts";
 
 /** What a CLI agent's output contributes to the response. */
 export interface CliOutput {
@@ -26,6 +28,9 @@ export interface CliOutput {
  * (with a warning when the object looked intended). An object with a non-empty
  * `output_messages` is the trace; else `text` becomes the answer (non-strings JSON-encoded); else
  * the raw JSON text is the answer. Negative `cost_usd`/`duration_ms` are dropped with a warning.
+ * Tool calls written with `args`/`arguments` or OpenAI's `function` wrapper are normalised to
+ * `{tool, input}`; a tool call that cannot be understood throws a {@link TargetError} naming the
+ * expected shape (an error row, never a trace with the call's arguments dropped).
  *
  * @example
  * ```ts
@@ -73,7 +78,7 @@ export function parseCliOutput(
   if (Array.isArray(obj.output_messages) && obj.output_messages.length > 0) {
     const messages: OutputMessage[] = [];
     for (const [index, message] of obj.output_messages.entries()) {
-      const result = OutputMessageSchema.safeParse(message);
+      const result = OutputMessageSchema.safeParse(withNormalisedToolCalls(message, index, options));
       if (!result.success) {
         const issue = result.error.issues[0];
         warn(
@@ -92,4 +97,31 @@ export function parseCliOutput(
     return { ...out, output_messages: [{ role: "assistant", content: answer }] };
   }
   return { ...out, output_messages: plain.output_messages };
+}
+
+/** `message` with its `tool_calls` normalised; throws when a call cannot be understood. */
+function withNormalisedToolCalls(
+  message: unknown,
+  index: number,
+  options: { label?: string },
+): unknown {
+  if (message === null || typeof message !== "object" || Array.isArray(message)) return message;
+  const calls = (message as Record<string, unknown>).tool_calls;
+  const label = options.label ?? "CLI output";
+  if (calls === undefined) return message;
+  if (!Array.isArray(calls)) {
+    throw new TargetError(
+      `${label}: output_messages[${index}].tool_calls must be a list of ${TOOL_CALL_SHAPES}`,
+    );
+  }
+  const normalised = calls.map((call, callIndex) => {
+    const result = normaliseToolCall(call);
+    if (result.ok) return result.call;
+    const at = [`output_messages[${index}].tool_calls[${callIndex}]`, ...result.problem.path]
+      .join(".");
+    const { message: why } = result.problem;
+    const expected = why.includes(TOOL_CALL_SHAPES) ? "" : `; expected ${TOOL_CALL_SHAPES}`;
+    throw new TargetError(`${label}: ${at}: ${why}${expected}`);
+  });
+  return { ...message, tool_calls: normalised };
 }

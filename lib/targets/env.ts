@@ -7,6 +7,8 @@
  * @module
  */
 import { dirname, join, resolve } from "node:path";
+import { ConfinedReadError, readConfinedText } from "../loader/read_confined.ts";
+import { isInside } from "../loader/resolve.ts";
 
 /** A `${{ VAR }}` reference anywhere in a string. */
 const ENV_REF = /\$\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
@@ -144,8 +146,10 @@ function unescape(raw: string): string {
 
 /**
  * Reads every `.env` from `root` down to `fromDir` (the eval file's folder) and merges them; the
- * nearest file wins for keys defined in several. When `fromDir` is outside `root`, the `.env`
- * files from `fromDir` up to the filesystem root are read, then `root`'s as the outermost.
+ * nearest file wins for keys defined in several. Nothing outside `root` is read: when `fromDir`
+ * is outside it, only `root`'s own `.env` is. A `.env` that links outside the root, is not a
+ * regular file (a FIFO, a device), is over 1 MiB or is not UTF-8 throws a `ConfinedReadError`
+ * (its values are never used).
  *
  * @example
  * ```ts
@@ -157,28 +161,22 @@ export async function loadDotEnv(fromDir: string, root: string): Promise<Record<
   const top = resolve(root);
   const dirs: string[] = [];
   let dir = resolve(fromDir);
+  if (!isInside(dir, top)) dir = top;
   for (;;) {
     dirs.push(dir);
-    if (dir === top) break;
     const parent = dirname(dir);
-    if (parent === dir) {
-      dirs.push(top);
-      break;
-    }
+    if (dir === top || parent === dir) break;
     dir = parent;
   }
   const merged: Record<string, string> = {};
   for (const d of dirs.reverse()) {
-    let text: string;
-    try {
-      text = await Deno.readTextFile(join(d, ".env"));
-    } catch (error) {
-      if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.IsADirectory) {
-        continue;
-      }
-      throw error;
+    const read = await readConfinedText(join(d, ".env"), { label: ".env file", root: top });
+    if (read.ok) Object.assign(merged, parseDotEnv(read.text));
+    else if (read.reason === "refused" || read.reason === "invalid") {
+      // No line: an excerpt of a `.env` file would show a secret.
+      const { line: _line, column: _column, ...diagnostic } = read.diagnostic;
+      throw new ConfinedReadError(diagnostic);
     }
-    Object.assign(merged, parseDotEnv(text));
   }
   return merged;
 }
@@ -189,4 +187,36 @@ export function mergeEnv(
   processEnv: Readonly<Record<string, string>>,
 ): Record<string, string> {
   return { ...dotEnv, ...processEnv };
+}
+
+/** Any `${{ ... }}`, valid or not. */
+const ANY_REF = /\$\{\{([^{}]*)\}\}/g;
+
+/** A valid variable name inside `${{ }}`. */
+const VAR_NAME = /^\s*[A-Za-z_][A-Za-z0-9_]*\s*$/;
+
+/**
+ * Every `${{ ... }}` in the strings of `value` whose content is not a variable name (e.g.
+ * `${{ 1BAD }}`, `${{ }}`, `${{ A-B }}`): such a reference would otherwise be sent literally.
+ *
+ * @example
+ * ```ts
+ * import { invalidEnvRefs } from "./env.ts";
+ * invalidEnvRefs({ api_key: "${{ 1BAD }}" }); // [{ text: "${{ 1BAD }}", path: ["api_key"] }]
+ * ```
+ */
+export function invalidEnvRefs(value: unknown): { text: string; path: (string | number)[] }[] {
+  const found: { text: string; path: (string | number)[] }[] = [];
+  const walk = (v: unknown, path: (string | number)[]): void => {
+    if (typeof v === "string") {
+      for (const match of v.matchAll(ANY_REF)) {
+        if (!VAR_NAME.test(match[1])) found.push({ text: match[0], path });
+      }
+    } else if (Array.isArray(v)) v.forEach((item, i) => walk(item, [...path, i]));
+    else if (v !== null && typeof v === "object") {
+      for (const [k, item] of Object.entries(v)) walk(item, [...path, k]);
+    }
+  };
+  walk(value, []);
+  return found;
 }

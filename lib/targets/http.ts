@@ -12,6 +12,13 @@
  * - aborted by the signal → not retryable (the retry loop knows whether its own per-attempt
  *   timeout fired and retries that itself).
  *
+ * Each POST is sent on a connection of its own (a per-call `Deno.HttpClient` that keeps no idle
+ * connection). Deno's `fetch` silently sends a request a second time when a connection it took
+ * from its keep-alive pool closes or resets before the reply; a connection that was never pooled
+ * is never re-sent on. So one attempt is exactly one request on the wire, and a row's `attempts`
+ * equals the requests the server received. The cost is a new connection per call (a TCP and TLS
+ * handshake), small next to a model's latency.
+ *
  * @module
  */
 import { TargetError } from "./types.ts";
@@ -69,21 +76,28 @@ export async function postJson(
   const request = { url, headers: options.headers, body };
   const safe = (text: string) => redactText(text, secrets);
   let response: Response;
-  try {
-    response = await doFetch(url, {
-      method: "POST",
-      headers: { "content-type": "application/json", ...options.headers },
-      body: JSON.stringify(body),
-      signal,
-    });
-  } catch (error) {
-    throw fetchFailure(error, signal, label, safe);
-  }
   let text: string;
+  // No pooled connection, so no hidden re-send: one call is one request (see the module doc).
+  const client = Deno.createHttpClient({ poolMaxIdlePerHost: 0 });
   try {
-    text = await response.text();
-  } catch (error) {
-    throw fetchFailure(error, signal, label, safe, response.status);
+    try {
+      response = await doFetch(url, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...options.headers },
+        body: JSON.stringify(body),
+        signal,
+        client,
+      });
+    } catch (error) {
+      throw fetchFailure(error, signal, label, safe);
+    }
+    try {
+      text = await response.text();
+    } catch (error) {
+      throw fetchFailure(error, signal, label, safe, response.status);
+    }
+  } finally {
+    client.close();
   }
   if (!response.ok) {
     const status = response.status;

@@ -75,6 +75,7 @@ const OPTIONAL_WHEN_UNSET = new Set([
   "delay_ms",
   "verbose",
   "keep_temp_files",
+  "max_output_bytes",
 ]);
 
 /** Variable names whose values are treated as secrets wherever they are used. */

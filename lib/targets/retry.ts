@@ -61,11 +61,32 @@ export interface InvokeResult {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { invokeWithRetry } from "./retry.ts";
+ * import { type Target, type TargetRequest, TargetError } from "./types.ts";
+ *
+ * // A target whose first call fails with a retryable 503.
+ * let calls = 0;
+ * const target: Target = {
+ *   name: "flaky",
+ *   provider: "mock",
+ *   secrets: [],
+ *   retry: { maxRetries: 3, initialDelayMs: 1, maxDelayMs: 10, backoffFactor: 2, retryStatusCodes: [503] },
+ *   invoke: () => {
+ *     if (calls++ === 0) throw new TargetError("busy", { status: 503, retryable: true });
+ *     return Promise.resolve({ output_messages: [{ role: "assistant", content: "ok" }] });
+ *   },
+ * };
+ * const request = { prompt: "hi", messages: [], guidelines: "", evalDir: "." } as unknown as Omit<
+ *   TargetRequest,
+ *   "signal" | "attempt"
+ * >;
  * const { response, attempts } = await invokeWithRetry(target, request, {
  *   timeoutMs: 120_000,
- *   signal: AbortSignal.timeout(600_000),
+ *   signal: new AbortController().signal,
  * });
+ * assert.equal(attempts, 2);
+ * assert.equal(response.output_messages[0].content, "ok");
  * ```
  */
 export async function invokeWithRetry(

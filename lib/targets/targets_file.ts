@@ -5,9 +5,9 @@
  * @module
  */
 import { dirname, extname, join, resolve } from "node:path";
+import { ConfinedReadError, isNonFolderEntry, readConfinedText } from "../loader/read_confined.ts";
 import type { Diagnostic } from "../schema/eval_case.ts";
 import type { TargetsFile } from "../schema/targets.ts";
-import { decodeText } from "../source/decode.ts";
 import { parseJsoncSource } from "../source/jsonc_document.ts";
 import { parseYamlSource, type YamlParseResult } from "../source/yaml_source.ts";
 import { checkTargetsFile } from "./check.ts";
@@ -57,7 +57,8 @@ export async function discoverTargetsFile(
   if (options.explicit !== undefined) {
     const explicit = options.explicit;
     const info = await stat(explicit);
-    if (info?.isFile) return explicit;
+    // Not only regular files: the reader refuses a FIFO or device with a diagnostic.
+    if (info !== undefined && !info.isDirectory) return explicit;
     if (info?.isDirectory) {
       for (const dir of [explicit, join(explicit, ".agentv")]) {
         const found = await firstFile(dir);
@@ -84,9 +85,21 @@ export async function discoverTargetsFile(
   }
 }
 
+/** Where a targets file may be read from. */
+export interface TargetsFileReadOptions {
+  /**
+   * The dataset root: a discovered targets file must lie inside it (links that lead outside are
+   * refused). Omit it for a file the user named (`--targets`): then only the regular-file and
+   * 1 MiB rules apply.
+   */
+  root?: string;
+}
+
 /**
- * Loads and validates a targets file. Throws {@link TargetsFileError} (with `diagnostics`) when
- * it cannot be read or has errors; warnings are returned on the result.
+ * Loads and validates a targets file. Throws `ConfinedReadError` when it must not be read (a
+ * link outside `options.root`, not a regular file, over 1 MiB, not UTF-8), and
+ * {@link TargetsFileError} (with `diagnostics`) when it is missing or has errors; warnings are
+ * returned on the result.
  *
  * @example
  * ```ts
@@ -95,8 +108,12 @@ export async function discoverTargetsFile(
  * file.targets.map((t) => t.name);
  * ```
  */
-export async function loadTargetsFile(path: string): Promise<LoadedTargetsFile> {
-  const { value, diagnostics } = await readAndCheck(path);
+export async function loadTargetsFile(
+  path: string,
+  options: TargetsFileReadOptions = {},
+): Promise<LoadedTargetsFile> {
+  const { value, diagnostics, refused } = await readAndCheck(path, options);
+  if (refused) throw new ConfinedReadError(refused);
   if (value === undefined || diagnostics.some((d) => d.severity === "error")) {
     throw new TargetsFileError(path, diagnostics);
   }
@@ -112,35 +129,38 @@ export async function loadTargetsFile(path: string): Promise<LoadedTargetsFile> 
  * const { valid, diagnostics } = await validateTargetsFile(".agentv/targets.yaml");
  * ```
  */
-export async function validateTargetsFile(path: string): Promise<TargetsValidation> {
-  const { diagnostics } = await readAndCheck(path);
+export async function validateTargetsFile(
+  path: string,
+  options: TargetsFileReadOptions = {},
+): Promise<TargetsValidation> {
+  const { diagnostics } = await readAndCheck(path, options);
   return { file: path, valid: !diagnostics.some((d) => d.severity === "error"), diagnostics };
 }
 
 async function readAndCheck(
   path: string,
-): Promise<{ value?: unknown; diagnostics: Diagnostic[] }> {
-  const fail = (message: string, pos?: { line: number; column: number }) => ({
-    diagnostics: [{ severity: "error" as const, file: path, ...pos, message }],
+  options: TargetsFileReadOptions,
+): Promise<{ value?: unknown; diagnostics: Diagnostic[]; refused?: Diagnostic }> {
+  const read = await readConfinedText(path, {
+    label: "targets file",
+    ...(options.root !== undefined ? { root: options.root } : {}),
   });
-  let bytes: Uint8Array;
-  try {
-    bytes = await Deno.readFile(path);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) {
-      return fail("targets file not found; check the path or create .agentv/targets.yaml");
-    }
-    if (error instanceof Deno.errors.IsADirectory) {
-      return fail("expected a targets file but found a folder; name the file itself");
-    }
-    return fail(`targets file could not be read: ${(error as Error).message}`);
+  if (!read.ok) {
+    const diagnostic = read.reason === "missing"
+      ? {
+        ...read.diagnostic,
+        message: "Targets file not found; check the path or create .agentv/targets.yaml",
+      }
+      : read.diagnostic;
+    return {
+      diagnostics: [diagnostic],
+      ...(read.reason === "refused" ? { refused: read.diagnostic } : {}),
+    };
   }
-  const decoded = decodeText(bytes);
-  if (!decoded.ok) return fail(decoded.message, decoded.position);
   const ext = extname(path).toLowerCase();
   const parsed: YamlParseResult = ext === ".jsonc" || ext === ".json"
-    ? parseJsoncSource(decoded.text)
-    : parseYamlSource(decoded.text);
+    ? parseJsoncSource(read.text)
+    : parseYamlSource(read.text);
   if (!parsed.ok) {
     return {
       diagnostics: parsed.errors.map((e) => ({
@@ -173,10 +193,14 @@ async function readAndCheck(
   return { value: source.value, diagnostics };
 }
 
+/**
+ * The first `targets.*` entry in `dir` that is not a folder. A symlink, FIFO or device is
+ * returned too, so that the reader refuses it with a diagnostic instead of skipping it silently.
+ */
 async function firstFile(dir: string): Promise<string | undefined> {
   for (const name of TARGETS_FILE_NAMES) {
     const candidate = join(dir, name);
-    if ((await stat(candidate))?.isFile) return candidate;
+    if (await isNonFolderEntry(candidate)) return candidate;
   }
   return undefined;
 }

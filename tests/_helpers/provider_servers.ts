@@ -40,7 +40,9 @@
  * - `{type: "hang"}`: never answers; the handler ends on `close()`.
  * - `{type: "malformed", body?}`: `200` with a body that is not JSON (default `{"choices": [`).
  * - `{type: "raw", status?, body, headers?}`: any JSON (or string) body, verbatim.
- * `options.latencyMs` delays every reply (a step's own `latencyMs` wins).
+ * `options.latencyMs` delays every reply (a step's own `latencyMs` wins). `options.barrier: n`
+ * holds every reply until `n` requests have arrived: requests sent one after another never get
+ * an answer (the caller's timeout fires), so a test proves concurrency without a clock.
  *
  * Every request is recorded in `server.requests` (`method`, `path`, `query`, `headers` with
  * lower-case names, `body` parsed as JSON or the raw text). `close()` (or `await using`) ends
@@ -107,6 +109,8 @@ export interface ProviderServerOptions {
   fallback?: Step;
   /** Delay before every reply, in ms (default 0). */
   latencyMs?: number;
+  /** Hold every reply until this many requests have arrived (default: no barrier). */
+  barrier?: number;
 }
 
 /** A running fake provider. */
@@ -119,6 +123,8 @@ export interface ProviderServer {
   requests: RecordedRequest[];
   /** Appends behaviours to the queue. */
   enqueue(...steps: Step[]): void;
+  /** Resolves once `count` requests have arrived (tests wait on this, never on a timer). */
+  waitForRequests(count: number): Promise<void>;
   /** Stops the server (ends hanging handlers first). */
   close(): Promise<void>;
   /** Same as `close()`, for `await using`. */
@@ -134,6 +140,16 @@ export function startProviderServer(
   const requests: RecordedRequest[] = [];
   const closing = new AbortController();
   let counter = 0;
+  const arrived = Promise.withResolvers<void>();
+  const waiters: { count: number; resolve: () => void }[] = [];
+  const notify = () => {
+    for (const waiter of [...waiters]) {
+      if (requests.length >= waiter.count) {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        waiter.resolve();
+      }
+    }
+  };
 
   const handler = async (req: Request): Promise<Response> => {
     const url = new URL(req.url);
@@ -152,6 +168,11 @@ export function startProviderServer(
       body,
     };
     requests.push(recorded);
+    notify();
+    if (options.barrier !== undefined) {
+      if (requests.length >= options.barrier) arrived.resolve();
+      await Promise.race([arrived.promise, waitForAbort(closing.signal)]);
+    }
     const step = normalise(queue.shift() ?? options.fallback ?? "ok");
     if (step.type === "hang") {
       await waitForAbort(closing.signal);
@@ -222,6 +243,11 @@ export function startProviderServer(
     origin,
     requests,
     enqueue: (...steps) => queue.push(...steps),
+    waitForRequests: (count) =>
+      new Promise<void>((resolve) => {
+        waiters.push({ count, resolve });
+        notify();
+      }),
     close,
     [Symbol.asyncDispose]: close,
   };

@@ -186,23 +186,6 @@ function spawnMain(args: string[], cwd: string, env: Record<string, string> = {}
   });
 }
 
-async function waitFor(check: () => Promise<boolean>, timeoutMs = 20_000) {
-  const end = Date.now() + timeoutMs;
-  while (Date.now() < end) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error("timed out waiting");
-}
-
-async function lineCount(path: string): Promise<number> {
-  try {
-    return (await Deno.readTextFile(path)).split("\n").length - 1;
-  } catch {
-    return 0;
-  }
-}
-
 const manyCases = (n: number) =>
   `dataset: slow\nevalcases:\n${
     Array.from({ length: n }, (_, i) =>
@@ -217,20 +200,24 @@ Deno.test("agentv run: Ctrl-C aborts in-flight cases, records them interrupted, 
     "evals/slow.yaml": manyCases(6),
   });
   const out = join(r.dir, "r.jsonl");
-  const child = spawnMain(["run", "evals", "--workers", "2", "--out", out], r.dir).spawn();
+  const child = spawnMain(["run", "evals", "--workers", "2", "--verbose", "--out", out], r.dir)
+    .spawn();
+  const stderrText = new Response(child.stderr).text();
+  // Interrupt once both workers' cases are in flight: `--verbose` prints `start <id>` on the
+  // `case_started` event. A 30 s delay: the run ending at all shows the calls were aborted.
   const chunks: string[] = [];
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).pipeTo(
-    new WritableStream({ write: (c) => void chunks.push(c) }),
-  );
-  await waitFor(() => Promise.resolve(chunks.join("").includes("Running 6 cases")));
-  await new Promise((r) => setTimeout(r, 200));
-  const started = Date.now();
-  child.kill("SIGINT");
+  let signalled = false;
+  for await (const chunk of child.stdout.pipeThrough(new TextDecoderStream())) {
+    chunks.push(chunk);
+    if (!signalled && (chunks.join("").match(/^start c\d/gm) ?? []).length >= 2) {
+      child.kill("SIGINT");
+      signalled = true;
+    }
+  }
   const status = await child.status;
-  await reader;
-  const stderr = await new Response(child.stderr).text();
+  const stderr = await stderrText;
+  assert.ok(signalled, chunks.join("") + stderr);
   assert.equal(status.code, 130, stderr);
-  assert.ok(Date.now() - started < 10_000);
   const { rows, partial_line } = await readResults(out);
   assert.equal(partial_line, undefined);
   assert.equal(rows.length, 2);
@@ -248,13 +235,20 @@ Deno.test("agentv run: after kill -9 every written row is intact", async () => {
     "evals/slow.yaml": manyCases(400),
   });
   const out = join(r.dir, "r.jsonl");
-  const child = spawnMain(["run", "evals", "--workers", "4", "--quiet", "--out", out], r.dir)
-    .spawn();
-  await waitFor(async () => (await lineCount(out)) >= 8);
-  child.kill("SIGKILL");
+  const child = spawnMain(["run", "evals", "--workers", "4", "--out", out], r.dir).spawn();
+  // A `[n/400]` progress line is printed after its row is written: kill after eight.
+  let progress = "";
+  let killed = false;
+  for await (const chunk of child.stdout.pipeThrough(new TextDecoderStream())) {
+    progress += chunk;
+    if (!killed && (progress.match(/^\[\d+\/400\]/gm) ?? []).length >= 8) {
+      child.kill("SIGKILL");
+      killed = true;
+    }
+  }
   await child.status;
-  await child.stdout.cancel();
   await child.stderr.cancel();
+  assert.ok(killed, progress);
   const text = await Deno.readTextFile(out);
   const { rows, bad_lines } = parseResults(text);
   assert.ok(rows.length >= 8 && rows.length < 400);
@@ -340,10 +334,10 @@ Deno.test("CLI works with both formats", async () => {
     "evals/test.yaml": "dataset: both\n", // the JSONL's sidecar
     "evals/suite.yaml": yamlCases,
   });
-  const jsonl = await spawnMain(["run", "evals/test.jsonl", "--out", "jsonl.jsonl"], r.dir)
+  const jsonl = await spawnMain(["run", "evals/test.jsonl", "--out", "jsonl.jsonl", "--allow-run"], r.dir)
     .output();
   assert.equal(jsonl.code, 0, new TextDecoder().decode(jsonl.stderr));
-  const yaml = await spawnMain(["run", "evals/suite.yaml", "--out", "yaml.jsonl"], r.dir).output();
+  const yaml = await spawnMain(["run", "evals/suite.yaml", "--out", "yaml.jsonl", "--allow-run"], r.dir).output();
   assert.equal(yaml.code, 0, new TextDecoder().decode(yaml.stderr));
   const fromJsonl = (await readResults(join(r.dir, "jsonl.jsonl"))).rows;
   const fromYaml = (await readResults(join(r.dir, "yaml.jsonl"))).rows;
@@ -362,7 +356,7 @@ Deno.test("CLI works with both formats", async () => {
 Deno.test("the demo (deno task demo) runs end to end with no API key and exits 0", async () => {
   const out = join(await Deno.makeTempDir(), "demo.jsonl");
   try {
-    const result = await spawnMain(["run", "fixtures/demo/evals", "--out", out], REPO_ROOT, {
+    const result = await spawnMain(["run", "fixtures/demo/evals", "--allow-run", "--out", out], REPO_ROOT, {
       OPENAI_API_KEY: "",
     }).output();
     const stdout = new TextDecoder().decode(result.stdout);

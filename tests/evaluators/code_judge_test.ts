@@ -143,26 +143,23 @@ Deno.test("code_judge treats a non-zero exit as an error with the stderr tail", 
 });
 
 Deno.test("code_judge kills a script that exceeds timeout_seconds", async () => {
-  const started = performance.now();
+  // The script never ends: returning at all shows it was killed.
   const r = await evaluateCodeJudge(
     judge({ script: deno("sleep_forever.ts"), timeout_seconds: 0.5 }),
     context(),
   );
-  const elapsed = performance.now() - started;
   assert.equal(r.status, "error");
   assert.match(r.error ?? "", /^Code judge timed out after 500ms and was killed/);
-  assert.ok(elapsed < 5000, `took ${elapsed}ms`);
 });
 
 Deno.test("code_judge timeout kills the whole process group of a shell script", async () => {
-  const started = performance.now();
+  // The background `sleep` keeps stdout open for 10 minutes unless the whole group is killed.
   const r = await evaluateCodeJudge(
-    judge({ script: "sleep 30 & sleep 30" }),
+    judge({ script: "sleep 600 & sleep 600" }),
     context({ timeoutMs: 300 }),
   );
   assert.equal(r.status, "error");
   assert.match(r.error ?? "", /timed out after 300ms/);
-  assert.ok(performance.now() - started < 5000);
 });
 
 Deno.test("code_judge is killed when the run is interrupted", async () => {

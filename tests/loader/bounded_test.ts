@@ -18,7 +18,7 @@ async function loadError(path: string): Promise<EvalLoadError> {
   return e;
 }
 
-Deno.test("a YAML alias bomb is refused quickly", async () => {
+Deno.test("a YAML alias bomb is refused before it expands", async () => {
   const levels = ["a", "b", "c", "d", "e", "f", "g", "h", "i"];
   let yaml = 'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]\n';
   for (let i = 1; i < levels.length; i++) {
@@ -27,10 +27,8 @@ Deno.test("a YAML alias bomb is refused quickly", async () => {
   }
   yaml += "evalcases: []\n";
   await using tree = await tempTree({ ...marker, "bomb.yaml": yaml });
-  const started = performance.now();
   const e = await loadError(tree.path("bomb.yaml"));
   assert.match(e.message, /aliases expand too much/);
-  assert.ok(performance.now() - started < 2000);
 });
 
 Deno.test("a 50 MB single JSONL line loads", async () => {

@@ -116,11 +116,11 @@ Deno.test("runEval() retries transient failures and records attempts; 401 is not
 
 Deno.test("runEval() records in-flight cases as interrupted and stops scheduling on abort", async () => {
   await using ds = await tempDataset(
-    "targets:\n  - name: default\n    provider: mock\n    response: ok\n    delay_ms: 10000\n",
+    // A 10-minute delay: the run returning at all shows the calls in flight were aborted.
+    "targets:\n  - name: default\n    provider: mock\n    response: ok\n    delay_ms: 600000\n",
   );
   const controller = new AbortController();
   const out = join(ds.dir, "r.jsonl");
-  const started = performance.now();
   const run = runEval({
     sets: [set(ds.dir, Array.from({ length: 10 }, (_, i) => evalCase(`c${i}`)))],
     env: {},
@@ -129,11 +129,10 @@ Deno.test("runEval() records in-flight cases as interrupted and stops scheduling
     out,
     signal: controller.signal,
     onEvent: (e) => {
-      if (e.type === "case_started" && e.index === 2) setTimeout(() => controller.abort(), 20);
+      if (e.type === "case_started" && e.index === 2) controller.abort();
     },
   });
   const { rows, summary } = await run;
-  assert.ok(performance.now() - started < 5000, "in-flight calls were aborted");
   assert.equal(rows.length, 3);
   for (const r of rows) {
     assert.equal(r.status, "error");

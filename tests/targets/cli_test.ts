@@ -24,6 +24,15 @@ function isAlive(pid: number): boolean {
   }
 }
 
+/** Polls (every 10 ms, 10 s at most) until `check` holds; a loaded machine only makes it slower. */
+async function eventually(check: () => boolean): Promise<boolean> {
+  for (let i = 0; i < 1000; i++) {
+    if (check()) return true;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  return check();
+}
+
 Deno.test("cli target reads the original JSON format from {OUTPUT_FILE} and deletes it", async () => {
   const tmp = await tempDir();
   const target = createTarget({
@@ -152,14 +161,12 @@ Deno.test("timeout_seconds kills the whole process group, grandchildren included
     timeout_seconds: 0.3,
     max_retries: 0,
   }, { env: {} });
-  const started = performance.now();
   const error = await target.invoke(makeRequest()).then(() => undefined, (e) => e);
-  assert.ok(performance.now() - started < 3000);
   assert.equal(error.retryable, true);
   assert.match(error.message, /timed out after 0\.3s/);
   const pid = Number(await Deno.readTextFile(pidFile));
-  await new Promise((r) => setTimeout(r, 50));
-  assert.equal(isAlive(pid), false, "the grandchild `sleep 30` survived");
+  // The group was sent SIGKILL; the grandchild is gone once the kernel has delivered it.
+  assert.ok(await eventually(() => !isAlive(pid)), "the grandchild `sleep 30` survived");
   await Deno.remove(tmp, { recursive: true });
 });
 
@@ -179,16 +186,25 @@ Deno.test("the runner's attempt timeout and outer abort kill a CLI agent too", a
   }).then(() => undefined, (e) => e);
   assert.equal(error.attempts, 2);
   assert.match(error.message, /timed out after 0\.2s/);
-  assert.equal(isAlive(Number(await Deno.readTextFile(join(tmp, "pid")))), false);
+  const first = Number(await Deno.readTextFile(join(tmp, "pid")));
+  assert.ok(await eventually(() => !isAlive(first)), "the grandchild survived the timeout");
 
+  // Abort once the agent is running: its script has written the grandchild's pid (the marker).
+  await Deno.remove(join(tmp, "pid"));
   const controller = new AbortController();
-  setTimeout(() => controller.abort(), 100);
-  await assert.rejects(
-    invokeWithRetry(target, base, { timeoutMs: 60_000, signal: controller.signal }),
-    /Interrupted/,
-  );
-  await new Promise((r) => setTimeout(r, 50));
-  assert.equal(isAlive(Number(await Deno.readTextFile(join(tmp, "pid")))), false);
+  const call = invokeWithRetry(target, base, { timeoutMs: 60_000, signal: controller.signal });
+  const readPid = () => {
+    try {
+      return Deno.readTextFileSync(join(tmp, "pid")).trim();
+    } catch {
+      return "";
+    }
+  };
+  assert.ok(await eventually(() => /^\d+$/.test(readPid())), "the agent never started");
+  controller.abort();
+  await assert.rejects(call, /Interrupted/);
+  const grandchild = Number(readPid());
+  assert.ok(await eventually(() => !isAlive(grandchild)), "the grandchild survived the abort");
   await Deno.remove(tmp, { recursive: true });
 });
 

@@ -227,11 +227,10 @@ Deno.test("mock target answers with response, echo, tool_calls and honours delay
   const e = await echo.invoke(makeRequest({ prompt: "say this back" }));
   assert.deepEqual(e.output_messages, [{ role: "assistant", content: "say this back" }]);
 
-  const slow = createTarget({ name: "s", provider: "mock", delay_ms: 10_000 }, { env: {} });
+  // A 10-minute delay: the call returning at all shows the abort ended it.
+  const slow = createTarget({ name: "s", provider: "mock", delay_ms: 600_000 }, { env: {} });
   const controller = new AbortController();
-  const started = performance.now();
   const pending = slow.invoke(makeRequest({ signal: controller.signal }));
-  setTimeout(() => controller.abort(), 20);
+  controller.abort();
   await assert.rejects(pending, /aborted/);
-  assert.ok(performance.now() - started < 2000);
 });

@@ -1,0 +1,102 @@
+/**
+ * The files a run reads, so `--out` can never name one of them: the results file is truncated
+ * before the first case, and writing it over an eval file, a sidecar, a targets file or a
+ * guideline would destroy the user's data.
+ *
+ * @module
+ */
+import { basename, dirname, extname, join, resolve } from "node:path";
+import type { LoadedEvalSet } from "../runner/run_eval.ts";
+import { TARGETS_FILE_NAMES } from "../targets/targets_file.ts";
+import { UsageError } from "./command.ts";
+
+/** A file the run reads, and what it is to the run. */
+export interface RunInput {
+  /** Absolute path. */
+  path: string;
+  /** What the file is, e.g. `eval file`, `targets file`. */
+  what: string;
+}
+
+/**
+ * Every file the run may read: eval files, JSONL sidecars, the targets and config files and `.env`
+ * files between each eval file and its dataset root, `--targets`, and each case's guideline and
+ * attached files. Missing files are listed too (writing one would create an input).
+ */
+export async function runInputs(
+  sets: readonly LoadedEvalSet[],
+  options: { targets?: string },
+): Promise<RunInput[]> {
+  const inputs = new Map<string, string>();
+  const add = (path: string, what: string) => {
+    const absolute = resolve(path);
+    if (!inputs.has(absolute)) inputs.set(absolute, what);
+  };
+  for (const set of sets) {
+    add(set.file, "eval file");
+    if (extname(set.file).toLowerCase() === ".jsonl") {
+      const stem = join(dirname(set.file), basename(set.file, extname(set.file)));
+      add(`${stem}.yaml`, "sidecar");
+      add(`${stem}.yml`, "sidecar");
+    }
+    for (let dir = resolve(set.evalDir);;) {
+      for (const name of TARGETS_FILE_NAMES) add(join(dir, ".agentv", name), "targets file");
+      for (const name of ["config.yaml", "config.yml"]) {
+        add(join(dir, ".agentv", name), "config file");
+      }
+      add(join(dir, ".env"), ".env file");
+      const parent = dirname(dir);
+      if (dir === resolve(set.root) || parent === dir) break;
+      dir = parent;
+    }
+    for (const evalCase of set.cases) {
+      for (const p of evalCase.guideline_paths) add(resolve(set.evalDir, p), "guideline file");
+      for (const p of evalCase.file_paths) add(resolve(set.evalDir, p), "attached file");
+    }
+  }
+  if (options.targets !== undefined) {
+    const info = await Deno.stat(options.targets).catch(() => undefined);
+    if (info?.isDirectory) {
+      for (const dir of [options.targets, join(options.targets, ".agentv")]) {
+        for (const name of TARGETS_FILE_NAMES) add(join(dir, name), "targets file");
+      }
+    } else add(options.targets, "targets file");
+  }
+  return [...inputs].map(([path, what]) => ({ path, what }));
+}
+
+/**
+ * Throws a {@link UsageError} when `out` is one of `inputs` (same path, or the same file through
+ * a link).
+ *
+ * @example
+ * ```ts ignore
+ * await refuseOutputOverInput("/p/evals/ds.yaml", [{ path: "/p/evals/ds.yaml", what: "eval file" }]);
+ * // UsageError: --out '/p/evals/ds.yaml' is the eval file of this run; ...
+ * ```
+ */
+export async function refuseOutputOverInput(
+  out: string,
+  inputs: readonly RunInput[],
+  shown: string = out,
+): Promise<void> {
+  const target = resolve(out);
+  const outInfo = await Deno.stat(target).catch(() => undefined);
+  for (const input of inputs) {
+    let same = input.path === target;
+    if (!same && outInfo?.isFile) {
+      const info = await Deno.stat(input.path).catch(() => undefined);
+      same = info !== undefined && info.ino !== null && info.ino === outInfo.ino &&
+        info.dev === outInfo.dev;
+    }
+    if (same) {
+      const which = input.path === target
+        ? `the ${input.what}`
+        : `the same file as the ${input.what} '${input.path}'`;
+      throw new UsageError(
+        `--out '${shown}' is ${which} of this run; the results file is overwritten, so it must not be a file the run reads`,
+        "pass a new path, e.g. --out .agentv/results/run.jsonl",
+      );
+    }
+  }
+}

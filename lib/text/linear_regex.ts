@@ -1,0 +1,175 @@
+/**
+ * Regular expressions from datasets, matched in linear time. Patterns come from untrusted files
+ * and are run against model answers, so they are compiled with an RE2-class engine (`re2js`):
+ * no pattern can make a match take longer than a constant times the input. The syntax is the
+ * common subset of JavaScript and RE2; features that need backtracking (backreferences,
+ * lookahead, lookbehind) are rejected with a message that says so.
+ *
+ * @module
+ */
+import { RE2JS } from "re2js";
+
+/** Flags that change how a pattern matches. */
+const MATCH_FLAGS: Record<string, number> = {
+  i: RE2JS.CASE_INSENSITIVE,
+  m: RE2JS.MULTILINE,
+  s: RE2JS.DOTALL,
+};
+
+/** JavaScript flags accepted without effect on whether (and where) the first match is found. */
+const NEUTRAL_FLAGS = new Set(["g", "d", "u"]);
+
+/** Flags supported by {@link compileLinearRegex}, for messages. */
+export const SUPPORTED_REGEX_FLAGS =
+  "i (ignore case), m (multiline), s (dot matches newline) and y (sticky: match at the start); g, d and u are accepted and change nothing";
+
+/** The first match of a pattern: the matched text and its capture groups. */
+export interface LinearMatch {
+  /** The whole matched text. */
+  text: string;
+  /** Offset (UTF-16 code units) of the match in the input. */
+  index: number;
+  /** Capture groups 1..n; `undefined` for a group that did not take part. */
+  groups: (string | undefined)[];
+}
+
+/** A compiled pattern that matches in time linear in the input. */
+export interface LinearRegex {
+  /** Whether the pattern matches somewhere in `input`. */
+  test(input: string): boolean;
+  /** The first match in `input`, or `undefined`. */
+  exec(input: string): LinearMatch | undefined;
+}
+
+/** Why a pattern cannot be compiled. `unsupported` names a backtracking-only feature. */
+export class LinearRegexError extends Error {
+  /** Whether the pattern is valid JavaScript but uses a feature agentv does not support. */
+  readonly unsupported: boolean;
+
+  /** Creates the error. */
+  constructor(message: string, unsupported: boolean) {
+    super(message);
+    this.name = "LinearRegexError";
+    this.unsupported = unsupported;
+  }
+}
+
+/**
+ * Compiles a JavaScript-style pattern with JavaScript flags for linear-time matching. Throws a
+ * {@link LinearRegexError} for a syntax error, an unsupported feature or an unsupported flag.
+ *
+ * @example
+ * ```ts
+ * compileLinearRegex("^(a+)+$").test("a".repeat(41) + "b"); // false, at once
+ * compileLinearRegex("hello", "i").exec("Say HELLO")?.text; // "HELLO"
+ * ```
+ */
+export function compileLinearRegex(pattern: string, flags = ""): LinearRegex {
+  let bits = 0;
+  let sticky = false;
+  for (const flag of flags) {
+    if (flag in MATCH_FLAGS) bits |= MATCH_FLAGS[flag];
+    else if (flag === "y") sticky = true;
+    else if (!NEUTRAL_FLAGS.has(flag)) {
+      throw new LinearRegexError(
+        `flag '${flag}' is not supported; supported flags: ${SUPPORTED_REGEX_FLAGS}`,
+        flag === "v",
+      );
+    }
+  }
+  const unsupported = unsupportedFeature(pattern);
+  if (unsupported) {
+    throw new LinearRegexError(
+      `${unsupported} is not supported: patterns run on a linear-time (RE2) engine so that no ` +
+        `answer can make a match hang; rewrite the pattern without backreferences or lookaround`,
+      true,
+    );
+  }
+  const source = sticky ? `\\A(?:${toRe2Syntax(pattern)})` : toRe2Syntax(pattern);
+  let re: RE2JS;
+  try {
+    re = RE2JS.compile(source, bits);
+  } catch (e) {
+    const message = (e as Error).message.replace(/^error parsing regexp: /, "");
+    throw new LinearRegexError(message, false);
+  }
+  return {
+    test: (input) => re.matcher(input).find(),
+    exec: (input) => {
+      const m = re.matcher(input);
+      if (!m.find()) return undefined;
+      const groups: (string | undefined)[] = [];
+      for (let g = 1; g <= m.groupCount(); g++) groups.push(m.group(g) ?? undefined);
+      return { text: m.group(0) ?? "", index: m.start(0), groups };
+    },
+  };
+}
+
+/**
+ * Why `pattern` with `flags` cannot be used, or `undefined` when it compiles.
+ *
+ * @example
+ * ```ts
+ * linearRegexProblem("(a)\\1"); // "backreference '\\1' is not supported: ..."
+ * linearRegexProblem("^\\d+$"); // undefined
+ * ```
+ */
+export function linearRegexProblem(pattern: string, flags?: string): string | undefined {
+  try {
+    compileLinearRegex(pattern, flags);
+    return undefined;
+  } catch (e) {
+    if (e instanceof LinearRegexError) return e.message;
+    throw e;
+  }
+}
+
+/** Names the first backtracking-only construct in `pattern`, or `undefined`. */
+function unsupportedFeature(pattern: string): string | undefined {
+  let inClass = false;
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === "\\") {
+      const next = pattern[i + 1] ?? "";
+      if (!inClass && /[1-9]/.test(next)) return `backreference '\\${next}'`;
+      if (!inClass && next === "k" && pattern[i + 2] === "<") return "named backreference '\\k<…>'";
+      i++;
+    } else if (inClass) {
+      if (c === "]") inClass = false;
+    } else if (c === "[") {
+      inClass = true;
+      if (pattern[i + 1] === "]") i++;
+    } else if (c === "(" && pattern[i + 1] === "?") {
+      const head = pattern.slice(i + 2, i + 4);
+      if (head.startsWith("=")) return "lookahead '(?='";
+      if (head.startsWith("!")) return "negative lookahead '(?!'";
+      if (head === "<=") return "lookbehind '(?<='";
+      if (head === "<!") return "negative lookbehind '(?<!'";
+    }
+  }
+  return undefined;
+}
+
+/** Rewrites JavaScript-only escapes (`\uXXXX`, `\u{X}`) into RE2's `\x{X}`. */
+function toRe2Syntax(pattern: string): string {
+  let out = "";
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c !== "\\") {
+      out += c;
+      continue;
+    }
+    const rest = pattern.slice(i + 1);
+    const braced = /^u\{([0-9a-fA-F]{1,6})\}/.exec(rest);
+    const plain = /^u([0-9a-fA-F]{4})/.exec(rest);
+    const found = braced ?? plain;
+    if (found) {
+      out += `\\x{${found[1]}}`;
+      i += found[0].length;
+    } else {
+      out += c + (pattern[i + 1] ?? "");
+      i++;
+    }
+  }
+  return out;
+}

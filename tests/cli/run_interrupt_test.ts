@@ -1,0 +1,63 @@
+/**
+ * CLI: interrupting `agentv run` (Ctrl-C in-process, SIGINT to the process). Both tests interrupt
+ * on the `start <id>` lines `--verbose` prints when a case starts, never after a delay.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { REPO_ROOT } from "./_buffer_io.ts";
+import { cli, containsSuite, mockTargets, project, rowsOf } from "../_helpers/run_project.ts";
+
+/** Both cases' `start` lines (printed on the `case_started` event), in either order. */
+const BOTH_STARTED = /start c1\b[\s\S]*start c2\b|start c2\b[\s\S]*start c1\b/;
+
+Deno.test("run: Ctrl-C records in-flight cases as interrupted, prints the summary, exits 130", async () => {
+  await using p = await project({
+    // A call that is not aborted would hold the run for 10 minutes, so finishing at all shows
+    // that the calls in flight were aborted.
+    ".agentv/targets.yaml": mockTargets("Paris", "    delay_ms: 600000\n"),
+    "evals/a.yaml": containsSuite("a", [["c1", "Paris"], ["c2", "Paris"], ["c3", "Paris"]]),
+  });
+  const r = await cli(["run", "evals", "--workers", "2", "--verbose", "--out", "o.jsonl"], p.dir, {
+    interruptWhen: BOTH_STARTED,
+  });
+  assert.equal(r.code, 130, r.err);
+  const rows = await rowsOf(join(p.dir, "o.jsonl"));
+  assert.deepEqual(rows.map((row) => row.eval_id).sort(), ["c1", "c2"], "c3 never started");
+  for (const row of rows) {
+    assert.equal(row.status, "error");
+    assert.match(row.error ?? "", /interrupted/);
+  }
+  assert.match(r.out, /Summary|interrupted/i);
+});
+
+Deno.test("SIGINT to the CLI: partial summary, interrupted rows, exit 130", async () => {
+  await using p = await project({
+    ".agentv/targets.yaml": mockTargets("Paris", "    delay_ms: 600000\n"),
+    "evals/a.yaml": containsSuite("a", [["c1", "Paris"], ["c2", "Paris"]]),
+  });
+  const out = join(p.dir, "o.jsonl");
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", join(REPO_ROOT, "main.ts"), "run", "evals", "--verbose", "--out", out],
+    cwd: p.dir,
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const stderr = new Response(child.stderr).text();
+  // Read stdout until both cases are in flight (their `start` lines), then send SIGINT.
+  let stdout = "";
+  let signalled = false;
+  for await (const chunk of child.stdout.pipeThrough(new TextDecoderStream())) {
+    stdout += chunk;
+    if (!signalled && BOTH_STARTED.test(stdout)) {
+      child.kill("SIGINT");
+      signalled = true;
+    }
+  }
+  const { code } = await child.status;
+  assert.ok(signalled, `the cases never started:\n${stdout}\n${await stderr}`);
+  assert.equal(code, 130, await stderr);
+  assert.match(stdout, /Summary/);
+  const rows = await rowsOf(out);
+  assert.equal(rows.length, 2);
+  for (const row of rows) assert.match(row.error ?? "", /interrupted/);
+});

@@ -1,0 +1,77 @@
+/** Report: the live progress line and the summary text. */
+import assert from "node:assert/strict";
+import { runCli } from "../../lib/cli/app.ts";
+import { createBufferIO, steppingClock } from "../cli/_buffer_io.ts";
+import { cli, containsSuite, mockTargets, project } from "../_helpers/run_project.ts";
+
+Deno.test("progress: a TTY gets one live line with done/total, counts, elapsed and ETA", async () => {
+  await using p = await project({
+    ".agentv/targets.yaml": mockTargets("Paris"),
+    "evals/a.yaml": containsSuite("a", [["c1", "Paris"], ["c2", "Rome"], ["c3", "Paris"]]),
+  });
+  // Every reading of the clock advances it 100 ms: the output is the same on any machine.
+  const io = createBufferIO({ cwd: p.dir, isTTY: true, now: steppingClock(0, 100) });
+  const code = await runCli(["run", "evals", "--workers", "1", "--out", "o.jsonl"], io);
+  assert.equal(code, 1);
+  const out = io.out();
+  assert.match(out, /\r/);
+  assert.match(out, /[012]\/3 {2}pass/);
+  assert.match(out, /3\/3/);
+  assert.match(out, /ETA/);
+  assert.doesNotMatch(out, /\n\[1\/3\]/);
+  const live = (text: string) => `\r\x1b[2K${text}`;
+  assert.equal(
+    out,
+    "Running 3 cases from 1 file with 1 worker → o.jsonl\n" +
+      live("0/3  pass 0  borderline 0  fail 0  error 0  200ms") +
+      live("1/3  pass 1  borderline 0  fail 0  error 0  700ms  ETA 1.4s") +
+      live("2/3  pass 1  borderline 0  fail 1  error 0  1.2s  ETA 600ms") +
+      live("3/3  pass 2  borderline 0  fail 1  error 0  1.7s") +
+      "\r\x1b[2K\n" +
+      `Summary
+  Cases:     3 run, 3 scored
+  Verdicts:  pass 2  borderline 0  fail 1
+  Score:     mean 0.667  median 1.000  min 0.000  max 1.000  stdev 0.577
+  Histogram:
+    0.0-0.2      1  ██████████
+    0.2-0.4      0
+    0.4-0.6      0
+    0.6-0.8      0
+    0.8-1.0      2  ████████████████████
+  Slowest:
+      100ms  c1
+      100ms  c2
+      100ms  c3
+  Evaluators:
+    contains                     mean 0.667  n=3
+  Time:      1.9s
+  Results:   o.jsonl
+`,
+  );
+});
+
+Deno.test("summary text lists errors with reasons and skipped invalid cases", async () => {
+  await using p = await project({
+    ".agentv/targets.yaml": mockTargets("Paris"),
+    "evals/a.yaml": `evalcases:
+  - id: judge-crash
+    expected_outcome: x
+    input: x
+    evaluators:
+      - type: code_judge
+        script: "echo distinctive-crash-reason >&2; exit 9"
+  - id: bad-one
+    expected_outcome: x
+    input: x
+    evaluators:
+      - type: regex
+        pattern: "("
+`,
+  });
+  const r = await cli(["run", "evals", "--out", "o.jsonl"], p.dir);
+  assert.equal(r.code, 1);
+  const text = r.out + r.err;
+  assert.match(text, /judge-crash/);
+  assert.match(text, /distinctive-crash-reason/);
+  assert.match(text, /bad-one/);
+});
