@@ -88,7 +88,11 @@ export {
   type RunPermissionRequest,
   UntrustedDatasetError,
 } from "./lib/runner/run_permission.ts";
-export type { CommandFile, DatasetCommand } from "./lib/loader/dataset_commands.ts";
+export type {
+  CommandFile,
+  DatasetCommand,
+  DatasetCommandKind,
+} from "./lib/loader/dataset_commands.ts";
 export type {
   CodeJudgeFunction,
   CodeJudgePayload,

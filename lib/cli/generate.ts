@@ -9,13 +9,15 @@ import { basename, dirname, extname, join, resolve } from "node:path";
 import { createJudgeClient } from "../evaluators/judge_client.ts";
 import { JudgeConfigError, selectJudgeTarget } from "../evaluators/judge_select.ts";
 import { generateRubrics } from "../generate/generate_rubrics.ts";
-import { ConfinedReadError } from "../loader/read_confined.ts";
+import { ConfinedReadError, readConfinedText } from "../loader/read_confined.ts";
 import { findDatasetRoot } from "../loader/resolve.ts";
 import { readYaml } from "../source/yaml_edit.ts";
 import { loadDotEnv, mergeEnv } from "../targets/env.ts";
 import { formatDiagnostic, TargetConfigError, TargetsFileError } from "../targets/errors.ts";
+import { checkRunPermission, UntrustedDatasetError } from "../runner/run_permission.ts";
 import { resolveTarget } from "../targets/registry.ts";
 import { discoverTargetsFile, loadTargetsFile } from "../targets/targets_file.ts";
+import { reportUntrusted, trustStorePermission } from "./trust.ts";
 import { type Command, type CommandIO, type ParsedArgs, UsageError } from "./command.ts";
 
 function str(values: ParsedArgs["values"], name: string): string | undefined {
@@ -26,13 +28,20 @@ function str(values: ParsedArgs["values"], name: string): string | undefined {
 }
 
 /** The file's own target: YAML `execution.target` (or legacy `target`), JSONL sidecar's. */
-async function fileTarget(file: string): Promise<string | undefined> {
+async function fileTarget(file: string, root: string): Promise<string | undefined> {
   const source = extname(file).toLowerCase() === ".jsonl"
     ? join(dirname(file), `${basename(file, extname(file))}.yaml`)
     : file;
+  // A discovered sidecar is held to the dataset rules: inside the root, a regular file, bounded.
+  const read = await readConfinedText(source, {
+    label: "eval file",
+    ...(source !== file ? { root } : {}),
+    maxBytes: 16 * 1024 * 1024,
+  });
+  if (!read.ok) return undefined; // no sidecar, or a file the generator reports itself
   let value: unknown;
   try {
-    value = readYaml(await Deno.readTextFile(source));
+    value = readYaml(read.text);
   } catch {
     return undefined; // no sidecar, or a file the generator reports itself
   }
@@ -97,7 +106,7 @@ async function run(args: ParsedArgs, io: CommandIO): Promise<number> {
     }
     // A discovered targets file must lie inside the dataset root; a `--targets` one is the user's.
     const targets = await loadTargetsFile(targetsPath, explicit !== undefined ? {} : { root });
-    const targetName = str(v, "target") ?? await fileTarget(file) ?? "default";
+    const targetName = str(v, "target") ?? await fileTarget(file, root) ?? "default";
     const definition = targets.targets.find((t) => t.name === targetName);
     if (definition === undefined) {
       // Let the registry produce its "unknown target" message with suggestions.
@@ -114,6 +123,16 @@ async function run(args: ParsedArgs, io: CommandIO): Promise<number> {
     ) ?? targetName;
     const env = mergeEnv(await loadDotEnv(dirname(file), root), io.envAll());
     const judgeTarget = resolveTarget(targets, judgeName, { env });
+    if (judgeTarget.provider === "cli") {
+      // A `cli` judge from a targets file inside the root is a dataset command: trust gate.
+      const allowRun = v["allow-run"] === true || await trustStorePermission(io);
+      try {
+        await checkRunPermission([{ root, targetsFile: targetsPath }], allowRun);
+      } catch (error) {
+        if (error instanceof UntrustedDatasetError) return reportUntrusted(error, io);
+        throw error;
+      }
+    }
     judge = createJudgeClient(judgeTarget, {
       timeoutMs: Math.round(timeout * 1000),
       evalDir: dirname(file),
@@ -190,6 +209,10 @@ export const generateCommand: Command = {
     "dry-run": {
       type: "boolean",
       description: "Print the diff instead of changing the file",
+    },
+    "allow-run": {
+      type: "boolean",
+      description: "Let a cli judge target from the dataset's targets file run this once",
     },
     root: { type: "string", valueName: "DIR", description: "Dataset root (default: discovered)" },
     timeout: {

@@ -14,7 +14,7 @@ import { createProgressReporter, renderSummary } from "../report/console.ts";
 import { ResultsWriteError } from "../report/results_writer.ts";
 import { runPassed } from "../report/summary.ts";
 import { RunConfigError } from "../runner/errors.ts";
-import { type RunPermission, UntrustedDatasetError } from "../runner/run_permission.ts";
+import { UntrustedDatasetError } from "../runner/run_permission.ts";
 import {
   defaultResultsPath,
   isSkippedCaseDiagnostic,
@@ -27,7 +27,7 @@ import { type Command, type CommandIO, type ParsedArgs, UsageError } from "./com
 import { createPaint, createSourceReader, displayPath, renderDiagnostics } from "./render.ts";
 import { refuseOutputOverInput, runInputs } from "./run_inputs.ts";
 import { Sandbox, sandboxRoot } from "./sandbox.ts";
-import { isTrusted, readTrustStore, trustFilePath } from "./trust_store.ts";
+import { trustHint, trustStorePermission } from "./trust.ts";
 
 /** Validated options of one `agentv run`. */
 interface RunArgs {
@@ -179,24 +179,6 @@ function reportWriteFailure(error: ResultsWriteError, io: CommandIO): number {
       `${paint.dim("hint")}: free space on that disk or pass --out with a writable path\n`,
   );
   return 1;
-}
-
-/** A permission that allows a root the user trusted with `agentv trust` (files unchanged). */
-async function trustStorePermission(io: CommandIO): Promise<RunPermission> {
-  const store = await readTrustStore(trustFilePath(io.env));
-  return (request) => isTrusted(store, request);
-}
-
-/** The hint of an untrusted dataset: both ways to allow its commands. */
-function trustHint(error: UntrustedDatasetError, io: CommandIO): string {
-  const roots = error.requests.map((r) => displayPath(r.root, io.cwd) || ".");
-  return `review the commands above, then either pass --allow-run to run them this once, or run ` +
-    roots.map((r) => `\`agentv trust ${quoteArg(r)}\``).join(" and ") +
-    ` to allow them until these files change (--dry-run runs nothing)`;
-}
-
-function quoteArg(text: string): string {
-  return /^[\w./:@%+=,-]+$/.test(text) ? text : `'${text.replace(/'/g, `'"'"'`)}'`;
 }
 
 /** Prints a configuration error (diagnostics, message, hint) and returns exit code 2. */

@@ -8,14 +8,55 @@
  * @module
  */
 import { join, resolve } from "node:path";
-import { type CommandFile, scanEvalFileCommands, scanTargetsFileCommands } from "../loader/dataset_commands.ts";
+import {
+  type CommandFile,
+  scanEvalFileCommands,
+  scanTargetsFileCommands,
+} from "../loader/dataset_commands.ts";
 import { discoverEvalFiles } from "../loader/discover.ts";
-import { commandDiagnostic } from "../runner/run_permission.ts";
+import {
+  commandDiagnostic,
+  type RunPermission,
+  type UntrustedDatasetError,
+} from "../runner/run_permission.ts";
 import { discoverTargetsFile, TARGETS_FILE_NAMES } from "../targets/targets_file.ts";
 import { type Command, type CommandIO, type ParsedArgs, UsageError } from "./command.ts";
-import { displayPath, renderDiagnostics } from "./render.ts";
+import { createPaint, createSourceReader, displayPath, renderDiagnostics } from "./render.ts";
 import { sandboxRoot } from "./sandbox.ts";
-import { readTrustStore, trustFilePath, writeTrustStore } from "./trust_store.ts";
+import { isTrusted, readTrustStore, trustFilePath, writeTrustStore } from "./trust_store.ts";
+
+/** A permission that allows the roots the user trusted with `agentv trust` (files unchanged). */
+export async function trustStorePermission(io: CommandIO): Promise<RunPermission> {
+  const store = await readTrustStore(trustFilePath(io.env));
+  return (request) => isTrusted(store, request);
+}
+
+/** The hint of an untrusted dataset: both ways to allow its commands. */
+export function trustHint(error: UntrustedDatasetError, io: CommandIO): string {
+  const roots = error.requests.map((r) => displayPath(r.root, io.cwd) || ".");
+  return `review the commands above, then either pass --allow-run to run them this once, or run ` +
+    roots.map((r) => `\`agentv trust ${quoteArg(r)}\``).join(" and ") +
+    ` to allow them until these files change (--dry-run runs nothing)`;
+}
+
+/** Prints an untrusted dataset's commands, the reason and both fixes; returns exit code 2. */
+export function reportUntrusted(error: UntrustedDatasetError, io: CommandIO): number {
+  const paint = createPaint(io.color);
+  io.stderr(
+    renderDiagnostics(error.diagnostics, {
+      cwd: io.cwd,
+      color: io.color,
+      sourceLines: createSourceReader(),
+    }) + "\n" +
+      `${paint.red(paint.bold("error"))}: ${error.message}\n` +
+      `${paint.dim("hint")}: ${trustHint(error, io)}\n`,
+  );
+  return 2;
+}
+
+function quoteArg(text: string): string {
+  return /^[\w./:@%+=,-]+$/.test(text) ? text : `'${text.replace(/'/g, `'"'"'`)}'`;
+}
 
 /** The dataset root of `dir` (a folder or a file), as `agentv run` finds it. */
 async function rootOf(dir: string): Promise<string> {

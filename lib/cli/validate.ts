@@ -16,9 +16,7 @@ import {
   renderDiagnostic,
   sortDiagnostics,
 } from "./render.ts";
-import { createCaseTargetChecker } from "../runner/check_case_targets.ts";
-import { discoverTargetsFile } from "../targets/targets_file.ts";
-import { TargetConfigError } from "../targets/errors.ts";
+import { checkReportTargets, explicitTargetsFile } from "./validate_targets.ts";
 import { type FileKind, type FileReport, Sandbox, sandboxRoot } from "./sandbox.ts";
 
 /** Totals over all validated files. */
@@ -141,19 +139,11 @@ export async function validatePaths(
   );
   const ordered = files.map((file) => reports.get(file)!);
   // Every case's target must exist in the targets file that applies, as `run` requires.
-  const checkTargets = createCaseTargetChecker({
-    ...(options.targetsFile !== undefined ? { targetsFile: options.targetsFile } : {}),
-    ...(options.targetOverride !== undefined ? { targetOverride: options.targetOverride } : {}),
+  await checkReportTargets(ordered, {
+    ...options,
+    rootOf: (file) => rootOfDir.get(dirname(file))!,
     displayPath: (p) => displayPath(p, cwd),
   });
-  for (const report of ordered) {
-    if (report.kind !== "eval" || !report.targets) continue;
-    const root = rootOfDir.get(dirname(report.file))!;
-    const found = await checkTargets({ file: report.file, root, targets: report.targets });
-    if (found.length === 0) continue;
-    report.diagnostics.push(...found);
-    report.valid = false;
-  }
   return { files: ordered, problems, summary: summarize(ordered) };
 }
 
@@ -340,18 +330,9 @@ async function run(args: ParsedArgs, io: CommandIO): Promise<number> {
     }
   }
   const targetOverride = typeof args.values.target === "string" ? args.values.target : undefined;
-  let targetsFile: string | undefined;
-  if (typeof args.values.targets === "string") {
-    try {
-      targetsFile = await discoverTargetsFile(resolve(io.cwd, "x"), {
-        root: io.cwd,
-        explicit: resolve(io.cwd, args.values.targets),
-      });
-    } catch (error) {
-      if (!(error instanceof TargetConfigError)) throw error;
-      throw new UsageError(error.message, error.hint);
-    }
-  }
+  const targetsFile = typeof args.values.targets === "string"
+    ? await explicitTargetsFile(args.values.targets, io.cwd)
+    : undefined;
   let result: ValidateResult;
   try {
     result = await validatePaths(args.positionals, {

@@ -239,7 +239,9 @@ async function evaluateModuleJudge(
   });
   if (!run.ok) {
     const logs = run.logs.trim() === "" ? "" : `; console: ${tail(run.logs.trim(), 2000)}`;
-    const message = run.aborted || run.timedOut ? run.error : `Code judge module failed: ${run.error}`;
+    const message = run.aborted || run.timedOut
+      ? run.error
+      : `Code judge module failed: ${run.error}`;
     return errorOutcome(config.name, `${message}${logs}`, extra);
   }
   return replyOutcome(run.value, config.name, extra, "Code judge module");

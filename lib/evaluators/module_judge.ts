@@ -12,12 +12,10 @@
  *
  * @module
  */
-import { extname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
+import { isModuleScript } from "../loader/dataset_commands.ts";
 import type { ModuleJudgeRequest, ModuleJudgeResponse } from "./module_judge_worker.ts";
-
-/** Extensions a judge module may have. */
-export const MODULE_EXTENSIONS: readonly string[] = [".ts", ".mts", ".js", ".mjs"];
 
 /** How a module judge run ended. */
 export type ModuleJudgeRun =
@@ -50,11 +48,8 @@ export function judgeModulePath(
 ): string | undefined {
   if (config.module !== undefined) return config.module;
   const s = config.script;
-  const single = typeof s === "string" ? (/\s/.test(s.trim()) ? undefined : s.trim()) : s?.length === 1
-    ? s[0]
-    : undefined;
-  if (single === undefined) return undefined;
-  return MODULE_EXTENSIONS.includes(extname(single).toLowerCase()) ? single : undefined;
+  if (s === undefined || !isModuleScript(s)) return undefined;
+  return typeof s === "string" ? s.trim() : s[0];
 }
 
 function isInside(path: string, dir: string): boolean {
@@ -78,7 +73,9 @@ export async function resolveJudgeModule(
   } catch {
     throw new Error(`module '${path}' not found (resolved to ${wanted}); check the path`);
   }
-  if (!isInside(wanted, resolve(options.root)) && !isInside(wanted, root) || !isInside(real, root)) {
+  if (
+    !isInside(wanted, resolve(options.root)) && !isInside(wanted, root) || !isInside(real, root)
+  ) {
     throw new Error(
       `module '${path}' resolves to ${real}, outside the dataset root ${root}; ` +
         "put the judge inside the root",

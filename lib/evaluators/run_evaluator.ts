@@ -75,10 +75,13 @@ export async function runEvaluator(
       bounded.ended,
     ]);
   } catch (e) {
-    const message = context.signal.aborted
+    // A timeout (this evaluator's, or an enclosing composite's) is named as such.
+    const reason: unknown = bounded.signal.aborted ? bounded.signal.reason : undefined;
+    const timedOut = reason instanceof DOMException && reason.name === "TimeoutError";
+    const message = timedOut
+      ? `${reason.message} and was stopped`
+      : context.signal.aborted
       ? "interrupted"
-      : bounded.signal.aborted
-      ? `evaluator timed out after ${budgetMs}ms and was abandoned`
       : e instanceof Error
       ? e.message
       : String(e);

@@ -11,7 +11,7 @@ import { basename, dirname, extname, join } from "node:path";
 import type { Position } from "../source/decode.ts";
 import { parseJsoncSource } from "../source/jsonc_document.ts";
 import { locateInJsonLine, parseJsonLine, splitJsonlLines } from "../source/jsonl_source.ts";
-import { type PathKey, parseYamlSource } from "../source/yaml_source.ts";
+import { parseYamlSource, type PathKey } from "../source/yaml_source.ts";
 import { readConfinedText } from "./read_confined.ts";
 
 /** What kind of command a dataset defines. */
@@ -103,14 +103,12 @@ export function findScriptCommands(
   return out;
 }
 
-async function scanYaml(file: string, text: string): Promise<DatasetCommand[]> {
+function scanYaml(file: string, text: string): DatasetCommand[] {
   if (!text.includes("code_judge")) return [];
   const parsed = parseYamlSource(text);
   if (!parsed.ok) return [];
   const { source } = parsed;
-  return await Promise.resolve(
-    findScriptCommands(source.value, { file, locate: (p) => source.locate(p) }),
-  );
+  return findScriptCommands(source.value, { file, locate: (p) => source.locate(p) });
 }
 
 function scanJsonl(file: string, text: string): DatasetCommand[] {
@@ -152,14 +150,14 @@ export async function scanEvalFileCommands(
   options: { root?: string } = {},
 ): Promise<CommandFile[]> {
   const out: CommandFile[] = [];
-  const add = async (path: string, scan: (text: string) => Promise<DatasetCommand[]>) => {
+  const add = async (path: string, scan: (text: string) => DatasetCommand[]) => {
     const text = await readText(path, options.root);
     if (text === undefined) return;
-    const commands = await scan(text);
+    const commands = scan(text);
     if (commands.length > 0) out.push({ file: path, sha256: await sha256Hex(text), commands });
   };
   if (extname(file).toLowerCase() === ".jsonl") {
-    await add(file, (text) => Promise.resolve(scanJsonl(file, text)));
+    await add(file, (text) => scanJsonl(file, text));
     const sidecar = join(dirname(file), `${basename(file, extname(file))}.yaml`);
     await add(sidecar, (text) => scanYaml(sidecar, text));
   } else {

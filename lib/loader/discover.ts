@@ -5,7 +5,7 @@
  * @module
  */
 import { basename, dirname, extname, isAbsolute, join, resolve, sep } from "node:path";
-import { globToRegExp, hasGlobSyntax } from "./glob.ts";
+import { globProblem, globToRegExp, hasGlobSyntax } from "./glob.ts";
 
 export { findDatasetRoot } from "./resolve.ts";
 
@@ -40,6 +40,11 @@ export async function discoverEvalFiles(
   for (const arg of args) {
     const path = resolve(options.cwd, arg);
     if (hasGlobSyntax(arg)) {
+      const problem = globProblem(arg);
+      if (problem !== undefined) {
+        problems.push(`${problem[0].toUpperCase()}${problem.slice(1)}`);
+        continue;
+      }
       const found = await expandGlob(path);
       if (found.length === 0) problems.push(`No eval files match '${arg}'`);
       for (const f of found) files.add(f);

@@ -24,11 +24,19 @@ export interface LoadEvalCasesOptions {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
+ * import { join } from "node:path";
  * import { loadEvalCases } from "@agentv/agentv";
- * const cases = await loadEvalCases("evals/dataset.jsonl", {
+ *
+ * const dir = await Deno.makeTempDir(); // `root` bounds what the dataset may reference
+ * const file = join(dir, "dataset.jsonl");
+ * await Deno.writeTextFile(file, '{"id": "a", "expected_outcome": "Says hi", "input": "Hi"}\n');
+ * const cases = await loadEvalCases(file, {
+ *   root: dir,
  *   onDiagnostic: (d) => console.error(`${d.file}:${d.line}: ${d.message}`),
  * });
- * console.log(cases.length, cases[0]?.input);
+ * assert.deepEqual(cases[0].input, [{ role: "user", content: "Hi" }]);
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export async function loadEvalCases(

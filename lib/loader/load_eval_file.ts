@@ -32,8 +32,17 @@ export interface LoadedEvalFile {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
+ * import { join } from "node:path";
  * import { loadEvalFile } from "./load_eval_file.ts";
- * const { cases, diagnostics, root } = await loadEvalFile("evals/dataset.yaml");
+ *
+ * const dir = await Deno.makeTempDir();
+ * await Deno.mkdir(join(dir, ".agentv")); // marks the dataset root
+ * const file = join(dir, "dataset.yaml");
+ * await Deno.writeTextFile(file, "evalcases:\n  - id: a\n    expected_outcome: Says hi\n    input: Hi\n");
+ * const { cases, diagnostics, root } = await loadEvalFile(file);
+ * assert.deepEqual([cases.length, diagnostics.length, root], [1, 0, await Deno.realPath(dir)]);
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export async function loadEvalFile(

@@ -19,10 +19,17 @@ import { loadYamlCases } from "./yaml_file.ts";
  *
  * @example
  * ```ts
+ * import { join } from "node:path";
  * import { streamEvalCases } from "@agentv/agentv";
- * for await (const evalCase of streamEvalCases("evals/big.jsonl")) {
- *   console.log(evalCase.id);
+ *
+ * const dir = await Deno.makeTempDir();
+ * const file = join(dir, "big.jsonl");
+ * const line = (id: string) => JSON.stringify({ id, expected_outcome: "Echoes", input: id });
+ * await Deno.writeTextFile(file, ["a", "b", "c"].map(line).join("\n") + "\n");
+ * for await (const evalCase of streamEvalCases(file, { root: dir })) {
+ *   console.log(evalCase.id); // a, b, c: one case at a time
  * }
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export async function* streamEvalCases(

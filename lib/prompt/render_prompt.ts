@@ -212,7 +212,8 @@ function asFile(
   segment: unknown,
 ): { value: string; path: string; text: string; guideline?: boolean } | undefined {
   const r = segment as Record<string, unknown> | null;
-  return r !== null && typeof r === "object" && r.type === "file" && typeof r.text === "string" && typeof r.path === "string" &&
+  return r !== null && typeof r === "object" && r.type === "file" && typeof r.text === "string" &&
+      typeof r.path === "string" &&
       typeof r.value === "string"
     ? (r as { value: string; path: string; text: string; guideline?: boolean })
     : undefined;

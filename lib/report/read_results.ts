@@ -25,9 +25,15 @@ export interface ReadResultsOutput {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { readResults } from "./read_results.ts";
- * const { rows } = await readResults(".agentv/results/run.jsonl");
- * console.log(rows.length);
+ *
+ * // A run killed mid-write: the torn last line is reported, not an error.
+ * const path = await Deno.makeTempFile({ suffix: ".jsonl" });
+ * await Deno.writeTextFile(path, '{"eval_id": "a", "status": "ok"}\n{"eval_id": "b", "sta');
+ * const { rows, partial_line } = await readResults(path);
+ * assert.deepEqual([rows.length, partial_line], [1, '{"eval_id": "b", "sta']);
+ * await Deno.remove(path);
  * ```
  */
 export async function readResults(path: string): Promise<ReadResultsOutput> {

@@ -19,6 +19,7 @@ import { createSummaryAccumulator, type RunSummary } from "../report/summary.ts"
 import type { Diagnostic, EvalCase } from "../schema/eval_case.ts";
 import type { ResultRow } from "../schema/result.ts";
 import { createRedactor } from "../targets/redact.ts";
+import { blockedReason, noCaseCouldRun } from "./blocked_cases.ts";
 import { RunConfigError, TargetUnavailableError } from "./errors.ts";
 import type { RunEvent } from "./events.ts";
 import { Semaphore } from "./pool.ts";
@@ -243,7 +244,9 @@ export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
       jobs.push({ set, evalCase, blocked: e, targetName });
     }
   }
-  if (jobs.length > 0 && jobs.every((job) => "blocked" in job)) throw noCaseCouldRun(jobs);
+  if (jobs.length > 0 && jobs.every((job) => "blocked" in job)) {
+    throw noCaseCouldRun(jobs.flatMap((job) => ("blocked" in job ? [job.blocked] : [])));
+  }
   if (!dryRun) {
     // The trust gate: before anything runs (no row, no results file), every command the run
     // would start from a dataset root must be allowed.
@@ -342,7 +345,9 @@ export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
           index,
           total,
         });
-        finish(blockedCaseRow(evalCase, { targetName, now, dryRun, reason: blockedReason(job) }));
+        finish(
+          blockedCaseRow(evalCase, { targetName, now, dryRun, reason: blockedReason(job.blocked) }),
+        );
         continue;
       }
       const { binding } = job;
@@ -422,29 +427,6 @@ export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
   }
   emit({ type: "run_finished", summary });
   return { rows, summary };
-}
-
-/** The row error of a blocked case: what is wrong with its target and how to fix it. */
-function blockedReason(job: { blocked: TargetUnavailableError }): string {
-  const { message, hint } = job.blocked;
-  return hint ? `${message}; ${hint}` : message;
-}
-
-/** The error when every selected case is blocked by its target: nothing could run. */
-function noCaseCouldRun(jobs: Job[]): RunConfigError {
-  const errors = [
-    ...new Set(jobs.flatMap((job) => ("blocked" in job ? [job.blocked] : []))),
-  ];
-  if (errors.length === 1) return errors[0];
-  return new RunConfigError(
-    `No case could run: none of their targets can be used:\n${
-      errors.map((e) => `  - ${blockedReason({ blocked: e })}`).join("\n")
-    }`,
-    {
-      diagnostics: errors.flatMap((e) => e.diagnostics),
-      hint: "fix the targets (agentv validate reports each case whose target is missing)",
-    },
-  );
 }
 
 /**

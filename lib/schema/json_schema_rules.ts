@@ -90,8 +90,10 @@ const RULES = new Map<z.ZodType, (node: JsonSchemaNode) => void>([
   // eval_file.ts, the file's (or sidecar's) `execution.evaluators`: not all weights 0.
   [ExecutionSchema, (node) => addRule(property(node, "evaluators"), SOME_WEIGHT)],
   // evaluator.ts: code_judge needs exactly one of `module` and `script`.
-  [CodeJudgeSchema as z.ZodType, (node) =>
-    addRule(node, { oneOf: [{ required: ["module"] }, { required: ["script"] }] })],
+  [
+    CodeJudgeSchema as z.ZodType,
+    (node) => addRule(node, { oneOf: [{ required: ["module"] }, { required: ["script"] }] }),
+  ],
   // evaluator.ts: any_order needs `minimums`; in_order and exact need `expected`.
   [ToolTrajectorySchema as z.ZodType, (node) =>
     addRule(node, {
@@ -111,8 +113,10 @@ const RULES = new Map<z.ZodType, (node: JsonSchemaNode) => void>([
   // evaluator.ts: equals needs a `value` (any JSON value, null included).
   [EqualsSchema as z.ZodType, (node) => addRule(node, { required: ["value"] })],
   // evaluator.ts: contains needs `value` or `values`.
-  [ContainsSchema as z.ZodType, (node) =>
-    addRule(node, { anyOf: [{ required: ["value"] }, { required: ["values"] }] })],
+  [
+    ContainsSchema as z.ZodType,
+    (node) => addRule(node, { anyOf: [{ required: ["value"] }, { required: ["values"] }] }),
+  ],
 ]);
 
 /**

@@ -120,7 +120,7 @@ export const StructuredListSchema = z.array(z.unknown()).min(1).superRefine((ite
       input: item,
       continue: false,
       message:
-        `item ${index} has a role but item 0 does not: a list is either all messages ({role, content}) or all data items (structured content); remove the role or make every item a message`,
+        `expected_output[${index}] has a role but expected_output[0] does not: a list is either all messages ({role, content}) or all data items (structured content); remove the role or make every item a message`,
     });
   });
 }).meta({ items: { not: { type: "object", required: ["role"] } } });

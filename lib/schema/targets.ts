@@ -8,7 +8,7 @@
  * @module
  */
 import { z } from "zod";
-import { normaliseToolCall, TOOL_CALL_SHAPES } from "./tool_call_shapes.ts";
+import { ToolCallsSchema } from "./tool_call_shapes.ts";
 
 /** Providers agentv can run. */
 export const RUNNABLE_PROVIDERS = [
@@ -221,27 +221,6 @@ function healthcheckSchema(mode: SchemaMode) {
       "healthcheck must be {type: http, url} or {type: command, command_template} (optional timeout_seconds)",
   });
 }
-
-// `args`/`arguments`/OpenAI's `function` wrapper are normalised to `input` (or rejected at the key).
-const ToolCallsSchema = z.array(
-  z.unknown().transform((raw, ctx) => {
-    const result = normaliseToolCall(raw);
-    if (result.ok) return result.call;
-    ctx.issues.push({
-      code: "custom",
-      message: `tool_calls: ${result.problem.message}`,
-      input: raw,
-      path: result.problem.path,
-    });
-    return z.NEVER;
-  }).pipe(z.looseObject({
-    tool: z.string({ error: "tool_calls[].tool must name the tool" }).min(1),
-    input: z.unknown().optional(),
-    output: z.unknown().optional(),
-    id: z.string({ error: "tool_calls[].id must be a string" }).optional(),
-  })),
-  { error: `tool_calls must be a list of ${TOOL_CALL_SHAPES}` },
-);
 
 function providerShapes(mode: SchemaMode) {
   const common = commonShape(mode);

@@ -11,13 +11,14 @@
  *
  * @module
  */
+import { z } from "zod";
 
 /** The shapes a tool call may have, for error messages. */
 export const TOOL_CALL_SHAPES =
   "{tool, input?, output?, id?} (also {tool, args} / {tool, arguments} or OpenAI's {id, type: function, function: {name, arguments}})";
 
 /** A tool call normalised to the trace's shape; other keys are kept. */
-export interface NormalisedToolCall {
+export interface NormalizedToolCall {
   /** Tool name. */
   tool: string;
   /** Arguments (any JSON value). */
@@ -34,9 +35,9 @@ export interface ToolCallShapeProblem {
   message: string;
 }
 
-/** The result of {@link normaliseToolCall}. */
+/** The result of {@link normalizeToolCall}. */
 export type ToolCallShapeResult =
-  | { ok: true; call: NormalisedToolCall }
+  | { ok: true; call: NormalizedToolCall }
   | { ok: false; problem: ToolCallShapeProblem };
 
 const ARGUMENT_KEYS = ["input", "args", "arguments"] as const;
@@ -49,12 +50,12 @@ const ARGUMENT_KEYS = ["input", "args", "arguments"] as const;
  *
  * @example
  * ```ts
- * import { normaliseToolCall } from "./tool_call_shapes.ts";
- * normaliseToolCall({ id: "c1", type: "function", function: { name: "search", arguments: '{"q":"x"}' } });
+ * import { normalizeToolCall } from "./tool_call_shapes.ts";
+ * normalizeToolCall({ id: "c1", type: "function", function: { name: "search", arguments: '{"q":"x"}' } });
  * // { ok: true, call: { tool: "search", input: { q: "x" }, id: "c1" } }
  * ```
  */
-export function normaliseToolCall(raw: unknown): ToolCallShapeResult {
+export function normalizeToolCall(raw: unknown): ToolCallShapeResult {
   const fail = (path: (string | number)[], message: string): ToolCallShapeResult => ({
     ok: false,
     problem: { path, message },
@@ -86,7 +87,7 @@ export function normaliseToolCall(raw: unknown): ToolCallShapeResult {
     if (type !== undefined && type !== "function") {
       return fail(["type"], `type must be 'function' for an OpenAI tool call, not ${show(type)}`);
     }
-    const call: NormalisedToolCall = { tool: inner.name, ...others };
+    const call: NormalizedToolCall = { tool: inner.name, ...others };
     if (inner.arguments !== undefined) {
       const input = parseArgumentsText(inner.arguments);
       if (!input.ok) return fail(["function", "arguments"], input.message);
@@ -112,7 +113,7 @@ export function normaliseToolCall(raw: unknown): ToolCallShapeResult {
       `a tool call must name the tool with a non-empty string 'tool'; expected ${TOOL_CALL_SHAPES}`,
     );
   }
-  const call: NormalisedToolCall = { tool: toolName, ...others };
+  const call: NormalizedToolCall = { tool: toolName, ...others };
   // `name` is the tool's name only when `tool` is absent; otherwise it is kept as an extra key.
   if (tool !== undefined && name !== undefined) call.name = name;
   if (input !== undefined) call.input = input;
@@ -141,7 +142,7 @@ function parseArgumentsText(
 }
 
 /** `tool` and `input` first, as in the trace; other keys in their order. */
-function order(call: NormalisedToolCall): NormalisedToolCall {
+function order(call: NormalizedToolCall): NormalizedToolCall {
   const { tool, input, ...others } = call;
   return { tool, ...(input !== undefined ? { input } : {}), ...others };
 }
@@ -149,3 +150,27 @@ function order(call: NormalisedToolCall): NormalisedToolCall {
 function show(value: unknown): string {
   return typeof value === "string" ? `'${value}'` : JSON.stringify(value) ?? String(value);
 }
+
+/**
+ * A list of tool calls written by hand (a mock target's `tool_calls`): each call normalised by
+ * {@link normalizeToolCall}, or an issue at the offending key.
+ */
+export const ToolCallsSchema = z.array(
+  z.unknown().transform((raw, ctx) => {
+    const result = normalizeToolCall(raw);
+    if (result.ok) return result.call;
+    ctx.issues.push({
+      code: "custom",
+      message: `tool_calls: ${result.problem.message}`,
+      input: raw,
+      path: result.problem.path,
+    });
+    return z.NEVER;
+  }).pipe(z.looseObject({
+    tool: z.string({ error: "tool_calls[].tool must name the tool" }).min(1),
+    input: z.unknown().optional(),
+    output: z.unknown().optional(),
+    id: z.string({ error: "tool_calls[].id must be a string" }).optional(),
+  })),
+  { error: `tool_calls must be a list of ${TOOL_CALL_SHAPES}` },
+);

@@ -7,7 +7,7 @@
  */
 import { OutputMessageSchema, TokenUsageSchema } from "../schema/result.ts";
 import type { OutputMessage, TokenUsage } from "../schema/result.ts";
-import { normaliseToolCall, TOOL_CALL_SHAPES } from "../schema/tool_call_shapes.ts";
+import { normalizeToolCall, TOOL_CALL_SHAPES } from "../schema/tool_call_shapes.ts";
 import { TargetError } from "./types.ts";
 
 /** What a CLI agent's output contributes to the response. */
@@ -78,7 +78,9 @@ export function parseCliOutput(
   if (Array.isArray(obj.output_messages) && obj.output_messages.length > 0) {
     const messages: OutputMessage[] = [];
     for (const [index, message] of obj.output_messages.entries()) {
-      const result = OutputMessageSchema.safeParse(withNormalisedToolCalls(message, index, options));
+      const result = OutputMessageSchema.safeParse(
+        withNormalizedToolCalls(message, index, options),
+      );
       if (!result.success) {
         const issue = result.error.issues[0];
         warn(
@@ -100,7 +102,7 @@ export function parseCliOutput(
 }
 
 /** `message` with its `tool_calls` normalised; throws when a call cannot be understood. */
-function withNormalisedToolCalls(
+function withNormalizedToolCalls(
   message: unknown,
   index: number,
   options: { label?: string },
@@ -115,7 +117,7 @@ function withNormalisedToolCalls(
     );
   }
   const normalised = calls.map((call, callIndex) => {
-    const result = normaliseToolCall(call);
+    const result = normalizeToolCall(call);
     if (result.ok) return result.call;
     const at = [`output_messages[${index}].tool_calls[${callIndex}]`, ...result.problem.path]
       .join(".");

@@ -57,13 +57,22 @@ export const DEFAULT_RETRY_STATUS_CODES: readonly number[] = [408, 429, 500, 502
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { postJson } from "./http.ts";
- * const { body } = await postJson("http://127.0.0.1:8080/v1/chat/completions", { model: "m" }, {
- *   headers: { authorization: "Bearer sk-..." },
+ *
+ * // A local server standing in for the provider.
+ * await using server = Deno.serve(
+ *   { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+ *   async (req) => Response.json({ echoed: await req.json() }),
+ * );
+ * const url = `http://127.0.0.1:${server.addr.port}/v1/chat/completions`;
+ * const { body } = await postJson(url, { model: "m" }, {
+ *   headers: { authorization: "Bearer sk-example-secret" },
  *   signal: AbortSignal.timeout(10_000),
- *   secrets: ["sk-..."],
+ *   secrets: ["sk-example-secret"],
  *   label: "OpenAI",
  * });
+ * assert.deepEqual(body, { echoed: { model: "m" } });
  * ```
  */
 export async function postJson(

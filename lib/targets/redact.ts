@@ -41,7 +41,7 @@ const PATTERNS: [RegExp, string][] = [
   [
     new RegExp(
       String
-        .raw`\b((?:proxy-)?authorization["']?\s*[:=]\s*["']?(?:(?:Bearer|Basic|Token|Digest)\s+)?)(?!(?:Bearer|Basic|Token|Digest)\b)${TOKEN}`,
+        .raw`\b((?:proxy-)?authorization["']?\s*[:=]\s*["']?(?:(?:Bearer|Basic|Token|Digest)\s+)?)(?!(?:Bearer|Basic|Token|Digest)\b|\$\{\{)${TOKEN}`,
       "gi",
     ),
     `$1${REDACTED}`,
@@ -55,11 +55,12 @@ const PATTERNS: [RegExp, string][] = [
     ),
     `$1${REDACTED}`,
   ],
-  // API-key headers and settings: `x-api-key: X`, `api-key=X`, `"api_key": "X"`.
+  // API-key headers, settings and variables: `x-api-key: X`, `api-key=X`, `"api_key": "X"`,
+  // `OPENAI_API_KEY=X` (a `${{ VAR }}` reference is not a value and is kept).
   [
     new RegExp(
       String
-        .raw`\b((?:x-goog-api-key|x-api-key|api-key|api_key|apikey)["']?\s*[:=]\s*["']?)[^\s"',&#}\]]+`,
+        .raw`((?:\b|(?<=[_-]))api[_-]?key["']?\s*[:=]\s*["']?)(?!\$\{\{)[^\s"',&#}\]]+`,
       "gi",
     ),
     `$1${REDACTED}`,
@@ -155,13 +156,14 @@ export function createRedactor(secrets: Iterable<string> = []): Redactor {
     return out;
   };
 
-  const walk = (value: unknown, depth: number): unknown => {
+  // Values are JSON (rows are written with JSON.stringify): no cycles to guard against.
+  const walk = (value: unknown): unknown => {
     if (typeof value === "string") return text(value);
-    if (value === null || typeof value !== "object" || depth > 64) return value;
+    if (value === null || typeof value !== "object") return value;
     if (Array.isArray(value)) {
       let changed = false;
       const out = value.map((v) => {
-        const r = walk(v, depth + 1);
+        const r = walk(v);
         if (r !== v) changed = true;
         return r;
       });
@@ -171,7 +173,7 @@ export function createRedactor(secrets: Iterable<string> = []): Redactor {
     for (const [key, v] of Object.entries(value)) {
       const r = SECRET_KEYS.has(key.toLowerCase()) && v !== undefined && v !== null
         ? REDACTED
-        : walk(v, depth + 1);
+        : walk(v);
       if (r !== v) (out ??= { ...value as Record<string, unknown> })[key] = r;
     }
     return out ?? value;
@@ -183,7 +185,7 @@ export function createRedactor(secrets: Iterable<string> = []): Redactor {
       if (OWN_EVALUATOR_FIELDS.has(key)) continue;
       const r = key === "evaluator_results" && Array.isArray(v)
         ? walkList(v as EvaluatorResult[], evaluatorResult)
-        : walk(v, 1);
+        : walk(v);
       if (r !== v) (out ??= { ...result })[key] = r;
     }
     return (out as EvaluatorResult | undefined) ?? result;
@@ -192,14 +194,14 @@ export function createRedactor(secrets: Iterable<string> = []): Redactor {
   return {
     secrets: known,
     text,
-    value: <T>(value: T): T => walk(value, 0) as T,
+    value: <T>(value: T): T => walk(value) as T,
     row(row: ResultRow): ResultRow {
       let out: Record<string, unknown> | undefined;
       for (const [key, v] of Object.entries(row)) {
         if (OWN_ROW_FIELDS.has(key)) continue;
         const r = key === "evaluator_results" && Array.isArray(v)
           ? walkList(v as EvaluatorResult[], evaluatorResult)
-          : walk(v, 1);
+          : walk(v);
         if (r !== v) (out ??= { ...row })[key] = r;
       }
       return (out as ResultRow | undefined) ?? row;
@@ -293,8 +295,10 @@ export function redactSourceLine(line: string, options: { fromColumn?: number } 
     (whole, lead: string, name: string, sep: string, value: string) =>
       keep(name, value) ? whole : `${lead}${name}${sep}${REDACTED}`,
   );
+  // A line whose secret-named value was masked above shows no secret; otherwise (a list item of
+  // `api_key:`, a value on its own line) everything from the column on is masked.
   const from = options.fromColumn;
-  if (from !== undefined && from >= 1 && from <= out.length) {
+  if (out === line && from !== undefined && from >= 1 && from <= out.length) {
     const rest = out.slice(from - 1);
     if (rest.trim() !== "" && !REFERENCE_ONLY.test(rest.trim())) {
       out = out.slice(0, from - 1) + REDACTED;

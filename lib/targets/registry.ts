@@ -172,10 +172,18 @@ export function createTarget(definition: TargetDefinition, options: CreateTarget
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
+ * import { join } from "node:path";
  * import { loadTargetsFile } from "./targets_file.ts";
  * import { resolveTarget } from "./registry.ts";
- * const file = await loadTargetsFile(".agentv/targets.yaml");
+ *
+ * const dir = await Deno.makeTempDir();
+ * const path = join(dir, "targets.yaml");
+ * await Deno.writeTextFile(path, "targets:\n  - name: default\n    provider: mock\n    response: hi\n");
+ * const file = await loadTargetsFile(path);
  * const target = resolveTarget(file, "default", { env: {} });
+ * assert.equal(target.provider, "mock");
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export function resolveTarget(

@@ -82,6 +82,7 @@ export async function runShell(
     stdout: "piped",
     stderr: "piped",
   }).spawn();
+  if (!windows) liveGroups.add(child.pid);
   const stdoutLimit = options.maxStdoutBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
   const failOnOverflow = (options.stdoutOverflow ?? "fail") === "fail";
   let timedOut = false;
@@ -118,7 +119,10 @@ export async function runShell(
     // closed them: what is left of its group is killed, then the pipes are drained.
     const status = await child.status;
     clearTimeout(timer);
-    if (!windows) signalTree(child, "SIGKILL", windows);
+    if (!windows) {
+      signalTree(child, "SIGKILL", windows);
+      liveGroups.delete(child.pid);
+    }
     await drain([stdout, stderr], options.drainMs ?? 2000);
     return {
       code: status.code,
@@ -135,6 +139,20 @@ export async function runShell(
     options.signal?.removeEventListener("abort", onAbort);
   }
 }
+
+/**
+ * Process groups of commands still running. agentv may exit before a command it interrupted has
+ * ended (Ctrl-C exits once the run is recorded, without waiting for the SIGKILL grace period):
+ * every group still here is killed when the process exits, so no command outlives the run.
+ */
+const liveGroups = new Set<number>();
+globalThis.addEventListener?.("unload", () => {
+  for (const pid of liveGroups) {
+    try {
+      Deno.kill(-pid, "SIGKILL");
+    } catch { /* already gone */ }
+  }
+});
 
 /** Default of `maxStdoutBytes` and of a `cli` target's `max_output_bytes`: 16 MiB. */
 export const DEFAULT_MAX_OUTPUT_BYTES = 16 * 1024 * 1024;

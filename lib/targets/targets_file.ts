@@ -103,9 +103,16 @@ export interface TargetsFileReadOptions {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
+ * import { join } from "node:path";
  * import { loadTargetsFile } from "./targets_file.ts";
- * const file = await loadTargetsFile(".agentv/targets.yaml");
- * file.targets.map((t) => t.name);
+ *
+ * const dir = await Deno.makeTempDir();
+ * const path = join(dir, "targets.yaml");
+ * await Deno.writeTextFile(path, "targets:\n  - name: default\n    provider: mock\n    response: hi\n");
+ * const file = await loadTargetsFile(path);
+ * assert.deepEqual(file.targets.map((t) => t.name), ["default"]);
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export async function loadTargetsFile(

@@ -85,7 +85,8 @@ export function compileLinearRegex(pattern: string, flags = ""): LinearRegex {
       true,
     );
   }
-  const source = sticky ? `\\A(?:${toRe2Syntax(pattern)})` : toRe2Syntax(pattern);
+  const translated = toRe2Syntax(pattern, (bits & RE2JS.DOTALL) !== 0);
+  const source = sticky ? `\\A(?:${translated})` : translated;
   let re: RE2JS;
   try {
     re = RE2JS.compile(source, bits);
@@ -137,8 +138,10 @@ function unsupportedFeature(pattern: string): string | undefined {
     } else if (inClass) {
       if (c === "]") inClass = false;
     } else if (c === "[") {
-      inClass = true;
-      if (pattern[i + 1] === "]") i++;
+      // `[]` and `[^]` are complete classes in JavaScript.
+      if (pattern.startsWith("[]", i)) i++;
+      else if (pattern.startsWith("[^]", i)) i += 2;
+      else inClass = true;
     } else if (c === "(" && pattern[i + 1] === "?") {
       const head = pattern.slice(i + 2, i + 4);
       if (head.startsWith("=")) return "lookahead '(?='";
@@ -150,26 +153,52 @@ function unsupportedFeature(pattern: string): string | undefined {
   return undefined;
 }
 
-/** Rewrites JavaScript-only escapes (`\uXXXX`, `\u{X}`) into RE2's `\x{X}`. */
-function toRe2Syntax(pattern: string): string {
+/** JavaScript's `\s` (Unicode white space and line terminators) as RE2 class items. */
+const JS_SPACE = "\\s\\x0B\\x{A0}\\x{FEFF}\\p{Zs}\\x{2028}\\x{2029}";
+
+/**
+ * Rewrites JavaScript-only syntax into RE2's: `\uXXXX` and `\u{X}` become `\x{X}`; `\s` (and
+ * `\S` outside a class) take JavaScript's Unicode meaning instead of RE2's ASCII one; without
+ * `dotAll`, `.` excludes every JavaScript line terminator, not only `\n`.
+ */
+function toRe2Syntax(pattern: string, dotAll: boolean): string {
+  const unicode = /u\{([0-9a-fA-F]{1,6})\}|u([0-9a-fA-F]{4})/y;
   let out = "";
+  let inClass = false;
   for (let i = 0; i < pattern.length; i++) {
     const c = pattern[i];
     if (c !== "\\") {
-      out += c;
+      if (inClass && c === "]") inClass = false;
+      else if (!inClass && c === "[") {
+        // JavaScript's `[]` matches nothing and `[^]` any character (RE2 reads `]` there as a
+        // member of the class).
+        if (pattern.startsWith("[]", i)) {
+          out += "[^\\x00-\\x{10FFFF}]";
+          i += 1;
+          continue;
+        }
+        if (pattern.startsWith("[^]", i)) {
+          out += "(?s:.)";
+          i += 2;
+          continue;
+        }
+        inClass = true;
+      }
+      out += c === "." && !inClass && !dotAll ? "[^\\n\\r\\x{2028}\\x{2029}]" : c;
       continue;
     }
-    const rest = pattern.slice(i + 1);
-    const braced = /^u\{([0-9a-fA-F]{1,6})\}/.exec(rest);
-    const plain = /^u([0-9a-fA-F]{4})/.exec(rest);
-    const found = braced ?? plain;
+    unicode.lastIndex = i + 1;
+    const found = unicode.exec(pattern);
+    const next = pattern[i + 1] ?? "";
     if (found) {
-      out += `\\x{${found[1]}}`;
+      out += `\\x{${found[1] ?? found[2]}}`;
       i += found[0].length;
-    } else {
-      out += c + (pattern[i + 1] ?? "");
-      i++;
+      continue;
     }
+    if (next === "s") out += inClass ? JS_SPACE : `[${JS_SPACE}]`;
+    else if (next === "S" && !inClass) out += `[^${JS_SPACE}]`;
+    else out += c + next;
+    i++;
   }
   return out;
 }

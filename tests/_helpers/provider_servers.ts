@@ -3,15 +3,26 @@
  * `127.0.0.1`, port 0, and follows a scriptable queue of behaviours.
  *
  * ```ts
- * import { startProviderServer } from "../_helpers/provider_servers.ts";
+ * import assert from "node:assert/strict";
+ * import { startProviderServer } from "./provider_servers.ts";
  *
  * await using server = startProviderServer("openai", {
  *   steps: [{ type: "status", status: 429, retryAfter: "1" }, "hello"],
  * });
  * // server.url: the value for the target's `base_url` (`endpoint` for azure)
- * // ... call it ...
- * server.requests[1].headers.authorization; // "Bearer sk-..."
- * server.requests[1].body.messages;         // the JSON body as sent
+ * const call = () =>
+ *   fetch(`${server.url}/chat/completions`, {
+ *     method: "POST",
+ *     headers: { authorization: "Bearer sk-test" },
+ *     body: JSON.stringify({ messages: [{ role: "user", content: "hi" }] }),
+ *   });
+ * const first = await call();
+ * assert.equal(first.status, 429);
+ * await first.body?.cancel();
+ * const reply = await (await call()).json();
+ * assert.equal(reply.choices[0].message.content, "hello");
+ * assert.equal(server.requests[1].headers.authorization, "Bearer sk-test");
+ * assert.deepEqual(server.requests[1].body.messages, [{ role: "user", content: "hi" }]);
  * ```
  *
  * Kinds and URLs (`server.url` is what a target's `base_url`/`endpoint` should be set to):

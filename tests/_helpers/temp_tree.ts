@@ -2,6 +2,8 @@
  * Temporary file trees for tests: a real folder holding the given files, removed on dispose.
  *
  * ```ts
+ * import { tempTree } from "./temp_tree.ts";
+ *
  * await using tree = await tempTree({ "evals/a.yaml": "evalcases: []\n" }, { git: true });
  * tree.path("evals/a.yaml");
  * ```

@@ -334,10 +334,10 @@ Deno.test("CLI works with both formats", async () => {
     "evals/test.yaml": "dataset: both\n", // the JSONL's sidecar
     "evals/suite.yaml": yamlCases,
   });
-  const jsonl = await spawnMain(["run", "evals/test.jsonl", "--out", "jsonl.jsonl", "--allow-run"], r.dir)
+  const jsonl = await spawnMain(["run", "evals/test.jsonl", "--out", "jsonl.jsonl"], r.dir)
     .output();
   assert.equal(jsonl.code, 0, new TextDecoder().decode(jsonl.stderr));
-  const yaml = await spawnMain(["run", "evals/suite.yaml", "--out", "yaml.jsonl", "--allow-run"], r.dir).output();
+  const yaml = await spawnMain(["run", "evals/suite.yaml", "--out", "yaml.jsonl"], r.dir).output();
   assert.equal(yaml.code, 0, new TextDecoder().decode(yaml.stderr));
   const fromJsonl = (await readResults(join(r.dir, "jsonl.jsonl"))).rows;
   const fromYaml = (await readResults(join(r.dir, "yaml.jsonl"))).rows;
@@ -356,9 +356,13 @@ Deno.test("CLI works with both formats", async () => {
 Deno.test("the demo (deno task demo) runs end to end with no API key and exits 0", async () => {
   const out = join(await Deno.makeTempDir(), "demo.jsonl");
   try {
-    const result = await spawnMain(["run", "fixtures/demo/evals", "--allow-run", "--out", out], REPO_ROOT, {
-      OPENAI_API_KEY: "",
-    }).output();
+    const result = await spawnMain(
+      ["run", "fixtures/demo/evals", "--allow-run", "--out", out],
+      REPO_ROOT,
+      {
+        OPENAI_API_KEY: "",
+      },
+    ).output();
     const stdout = new TextDecoder().decode(result.stdout);
     assert.equal(result.code, 0, stdout + new TextDecoder().decode(result.stderr));
     assert.match(stdout, /Verdicts: +pass 6 +borderline 1 +fail 0/);

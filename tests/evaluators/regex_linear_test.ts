@@ -84,7 +84,7 @@ Deno.test("validate reports a backreference or lookaround at the pattern; run sk
   assert.equal(rows[0].score, 1);
 });
 
-Deno.test("regex flags i, m, s and y keep their JavaScript meaning", async () => {
+Deno.test("regex flags i, m, s, y and escapes like \\s and \\u keep their JavaScript meaning", async () => {
   const score = async (pattern: string, flags: string, answer: string) =>
     (await evaluateRegex(
       RegexSchema.parse({ type: "regex", pattern, flags }),
@@ -99,6 +99,9 @@ Deno.test("regex flags i, m, s and y keep their JavaScript meaning", async () =>
   assert.equal(await score("b", "y", "ab"), 0);
   assert.equal(await score("a", "gdu", "ba"), 1);
   assert.equal(await score("\\u0041\\u{42}", "", "xAB"), 1);
+  assert.equal(await score("a\\sb", "", "a\u00a0b"), 1);
+  assert.equal(await score("a[^]b", "", "a\nb"), 1);
+  assert.equal(await score("[]a", "", "a"), 0);
 });
 
 Deno.test("an unsupported regex flag is a schema error naming the supported ones", () => {

@@ -101,7 +101,6 @@ Deno.test("the sidecar gives defaults; per-case fields override for that case on
       "dataset: my-tests",
       "execution:",
       "  target: azure_base",
-      "  max_retries: 2",
       "  evaluators:",
       "    - type: contains",
       "      value: x",
@@ -116,9 +115,9 @@ Deno.test("the sidecar gives defaults; per-case fields override for that case on
     assert.equal(c.dataset, "my-tests");
     assert.equal(c.evaluator, "llm_judge");
   }
-  assert.deepEqual(byId.get("plain")!.execution, { target: "azure_base", max_retries: 2 });
-  assert.deepEqual(byId.get("target")!.execution, { target: "openai", max_retries: 2 });
-  assert.deepEqual(byId.get("after")!.execution, { target: "azure_base", max_retries: 2 });
+  assert.deepEqual(byId.get("plain")!.execution, { target: "azure_base" });
+  assert.deepEqual(byId.get("target")!.execution, { target: "openai" });
+  assert.deepEqual(byId.get("after")!.execution, { target: "azure_base" });
   assert.deepEqual(byId.get("plain")!.evaluators.map((e) => e.type), ["contains"]);
   assert.deepEqual(byId.get("rubric-test")!.evaluators.map((e) => e.type), ["rubric"]);
   assert.deepEqual(byId.get("after")!.evaluators.map((e) => e.type), ["contains"]);
@@ -169,13 +168,12 @@ Deno.test("a case's execution is merged over the file's; evaluator lists inherit
     "a.yaml": [
       "execution:",
       "  target: base",
-      "  temperature: 0",
       "  evaluators:",
       "    - type: is_json",
       "evalcases:",
       yamlCase("inherit"),
-      yamlCase("merge", "    execution: { max_tokens: 5 }\n"),
-      yamlCase("target", "    execution: { target: other, temperature: 1 }\n"),
+      yamlCase("merge", "    execution: {}\n"),
+      yamlCase("target", "    execution: { target: other }\n"),
       yamlCase("own", "    evaluators: [{ type: equals, value: y }]\n"),
       yamlCase("empty", "    evaluators: []\n"),
     ].join("\n"),
@@ -183,9 +181,9 @@ Deno.test("a case's execution is merged over the file's; evaluator lists inherit
   const { cases, diagnostics } = await load(ds.path("a.yaml"));
   assert.deepEqual(diagnostics, []);
   const byId = new Map(cases.map((c) => [c.id, c]));
-  assert.deepEqual(byId.get("inherit")!.execution, { target: "base", temperature: 0 });
-  assert.deepEqual(byId.get("merge")!.execution, { target: "base", temperature: 0, max_tokens: 5 });
-  assert.deepEqual(byId.get("target")!.execution, { target: "other", temperature: 1 });
+  assert.deepEqual(byId.get("inherit")!.execution, { target: "base" });
+  assert.deepEqual(byId.get("merge")!.execution, { target: "base" });
+  assert.deepEqual(byId.get("target")!.execution, { target: "other" });
   assert.deepEqual(byId.get("inherit")!.evaluators.map((e) => e.type), ["is_json"]);
   assert.deepEqual(byId.get("merge")!.evaluators.map((e) => e.type), ["is_json"]);
   assert.deepEqual(byId.get("own")!.evaluators.map((e) => e.type), ["equals"]);

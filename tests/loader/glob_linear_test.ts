@@ -70,7 +70,7 @@ Deno.test("globs keep their semantics: *, **, ?, {a,b} and [...] classes", () =>
   }
 });
 
-Deno.test("--filter with an invalid glob is a usage error", async () => {
+Deno.test("an invalid glob in --filter or a path argument is a usage error", async () => {
   await using p = await project({
     ".agentv/targets.yaml": mockTargets("Paris"),
     "evals/a.yaml": containsSuite("a", [["c1", "Paris"]]),
@@ -79,4 +79,7 @@ Deno.test("--filter with an invalid glob is a usage error", async () => {
   const r = await cli(["run", "evals", "--filter", "[z-a]"], p.dir);
   assert.equal(r.code, 2, r.err);
   assert.match(r.err, /--filter: glob '\[z-a\]' is invalid/);
+  const v = await cli(["validate", "evals/[z-a].yaml"], p.dir);
+  assert.equal(v.code, 2, v.err);
+  assert.match(v.err, /Glob 'evals\/\[z-a\]\.yaml' is invalid/);
 });

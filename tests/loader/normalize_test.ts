@@ -17,7 +17,6 @@ Deno.test("execution: case keys override file keys, the rest is inherited; evalu
 target: legacy
 execution:
   target: file_target
-  timeout_seconds: 30
   evaluators:
     - type: is_json
 evaluator: llm_judge
@@ -55,9 +54,9 @@ evalcases:
   const cases = await loadEvalCases(tree.path("suite.yaml"));
   const byId = Object.fromEntries(cases.map((c) => [c.id, c]));
   assert.equal(byId["inherits"].dataset, "shop");
-  assert.deepEqual(byId["inherits"].execution, { target: "file_target", timeout_seconds: 30 });
+  assert.deepEqual(byId["inherits"].execution, { target: "file_target" });
   assert.deepEqual(byId["inherits"].evaluators, [{ type: "is_json", name: "is_json", weight: 1 }]);
-  assert.deepEqual(byId["case-target"].execution, { target: "per_case", timeout_seconds: 30 });
+  assert.deepEqual(byId["case-target"].execution, { target: "per_case" });
   assert.deepEqual(byId["case-target"].evaluators.map((e) => e.type), ["is_json"]);
   assert.deepEqual(byId["case-evaluators"].evaluators.map((e) => e.type), ["contains"]);
   assert.deepEqual(byId["execution-evaluators-win"].evaluators, []);

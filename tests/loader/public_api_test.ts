@@ -63,7 +63,14 @@ Deno.test("Diagnostic has exactly the documented fields", async () => {
   const report = await validateEvalFile(ds.path("a.yaml"));
   assert.equal(report.valid, true); // unknown key and missing outcome are warnings
   assert.equal(report.cases, 1);
-  assert.deepEqual(Object.keys(report).sort(), ["cases", "diagnostics", "file", "valid"]);
+  assert.deepEqual(Object.keys(report).sort(), [
+    "cases",
+    "diagnostics",
+    "file",
+    "targets",
+    "valid",
+  ]);
+  assert.deepEqual(report.targets.map((t) => [t.id, t.target, t.line]), [["a", "default", 2]]);
   const allowed = new Set(["severity", "file", "line", "column", "path", "message"]);
   for (const d of report.diagnostics) {
     for (const key of Object.keys(d)) assert.ok(allowed.has(key), key);

@@ -15,8 +15,8 @@ Deno.test("YAML and JSONL with file refs, guidelines and evaluators load deep-eq
   const review = yaml.cases[0];
   assert.equal(review.conversation_id, "conv-1");
   assert.equal(review.dataset, "shared");
-  assert.deepEqual(review.execution, { target: "openai_gpt4", temperature: 0 });
-  assert.deepEqual(yaml.cases[1].execution, { target: "azure_base", temperature: 0 });
+  assert.deepEqual(review.execution, { target: "openai_gpt4" });
+  assert.deepEqual(yaml.cases[1].execution, { target: "azure_base" });
   // references: eval folder first, then each folder above it up to the root
   const guideline = join(EQUIV, "python.instructions.md"); // pattern without `/`: the name
   const style = join(EQUIV, "docs/style.md"); // pattern with `/`: root-relative path

@@ -41,6 +41,11 @@ Deno.test("main.ts validates fixtures with exactly the compile task's permission
   for (const name of Object.keys(tasks).filter((n) => n.startsWith("compile:"))) {
     assert.deepEqual(runtimeFlags(tasks[name]), flags, `${name} grants the same permissions`);
     assert.match(tasks[name], /--include lib\/cli\/load_worker\.ts/, `${name} bundles the worker`);
+    assert.match(
+      tasks[name],
+      /--include lib\/evaluators\/module_judge_worker\.ts/,
+      `${name} bundles the module judge worker`,
+    );
   }
   const valid = await deno(["run", ...flags, "main.ts", "validate", "fixtures/cli/project"]);
   assert.equal(valid.code, 0, valid.stderr + valid.stdout);

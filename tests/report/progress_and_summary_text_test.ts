@@ -68,7 +68,7 @@ Deno.test("summary text lists errors with reasons and skipped invalid cases", as
         pattern: "("
 `,
   });
-  const r = await cli(["run", "evals", "--out", "o.jsonl"], p.dir);
+  const r = await cli(["run", "evals", "--out", "o.jsonl", "--allow-run"], p.dir);
   assert.equal(r.code, 1);
   const text = r.out + r.err;
   assert.match(text, /judge-crash/);

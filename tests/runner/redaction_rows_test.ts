@@ -64,7 +64,7 @@ async function runWith(dir: string, token: string, out: string) {
     cwd: dir,
     out,
     workers: 1,
-    timeoutMs: 10_000,
+    timeoutMs: 60_000,
     keepRows: false,
   });
   const results = await readResults(out);

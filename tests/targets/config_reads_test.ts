@@ -8,6 +8,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { runCli } from "../../lib/cli/app.ts";
+import { loadDotEnv } from "../../lib/targets/env.ts";
 import { createBufferIO } from "../cli/_buffer_io.ts";
 import { tempTree, type Tree } from "../_helpers/temp_tree.ts";
 
@@ -194,12 +195,12 @@ Deno.test("generate refuses a targets.yaml and a .env linked outside the root", 
 
 Deno.test("run and validate still follow links to config-like files inside the root", async () => {
   await using ds = await dataset({
-    "shared/targets.yaml": ENV_TARGETS,
-    "shared/env": "GREETING=hi\n",
+    ".shared/targets.yaml": ENV_TARGETS,
+    ".shared/env": "GREETING=hi\n",
   });
   await Deno.mkdir(ds.path(".agentv"));
-  await Deno.symlink(ds.path("shared/targets.yaml"), ds.path(".agentv/targets.yaml"));
-  await Deno.symlink("shared/env", ds.path(".env"));
+  await Deno.symlink(ds.path(".shared/targets.yaml"), ds.path(".agentv/targets.yaml"));
+  await Deno.symlink(".shared/env", ds.path(".env"));
   const r = await cli(["run", "evals", "--out", "r.jsonl", "-q"], ds.root);
   assert.equal(r.code, 0, r.all);
   assert.match(await Deno.readTextFile(ds.path("r.jsonl")), /"verdict":"pass"/);
@@ -207,4 +208,16 @@ Deno.test("run and validate still follow links to config-like files inside the r
   const v = await cli(["validate", "."], ds.root);
   assert.equal(v.code, 0, v.all);
   assert.match(v.out, /^✓ \.agentv\/targets\.yaml \(targets file\)$/m);
+});
+
+Deno.test("loadDotEnv reads no .env outside the root, nor through a linked folder", async () => {
+  await using outside = await tempTree({ "evals/.env": "FROM=outside\n" });
+  await using ds = await dataset({ ".env": "ROOT=root\n" });
+  // A folder outside the root: only the root's own .env is read.
+  assert.deepEqual(await loadDotEnv(outside.path("evals"), ds.root), { ROOT: "root" });
+  await Deno.symlink(outside.path("evals"), ds.path("linked"));
+  await assert.rejects(
+    loadDotEnv(ds.path("linked"), ds.root),
+    /Refused to read the \.env file: it lies in a linked folder: its real path is '.*evals\/\.env', outside the dataset root/,
+  );
 });

@@ -42,6 +42,9 @@ Deno.test("redactor: credential forms are redacted whatever the key's length", (
     ["https://h/?api_key=x#top", "https://h/?api_key=***#top"],
     ["https://h/?access_token=x", "https://h/?access_token=***"],
     ["curl -H 'Bearer sk-abc123456'", "curl -H 'Bearer ***'"],
+    ["OPENAI_API_KEY=sk-1 deno task", "OPENAI_API_KEY=*** deno task"],
+    ["add `api_key: ${{ ANTHROPIC_API_KEY }}`", "add `api_key: ${{ ANTHROPIC_API_KEY }}`"],
+    ["Authorization: ${{ TOKEN }}", "Authorization: ${{ TOKEN }}"],
   ];
   for (const [input, expected] of cases) assert.equal(r.text(input), expected, input);
   // A long secret already replaced keeps its scheme word.

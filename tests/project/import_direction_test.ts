@@ -1,0 +1,172 @@
+/**
+ * The import direction of `lib/`, checked over the real module graph (`deno info --json`), as
+ * std's `_tools/check_circular_package_dependencies.ts` does: imports flow one way,
+ * cli → runner → evaluators/targets → loader → source/schema, and the npm parsers stay behind
+ * their folder.
+ */
+import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const LIB = new URL("../../lib/", import.meta.url).href;
+
+/**
+ * The graph's entry points: the CLI, the library, and the modules started as workers (they are
+ * not reached by static imports).
+ */
+const ENTRIES = [
+  "main.ts",
+  "mod.ts",
+  "lib/cli/load_worker.ts",
+  "lib/evaluators/module_judge_worker.ts",
+];
+
+/** Which other `lib/` folders each folder may import. A folder always may import itself. */
+const ALLOWED: Record<string, readonly string[]> = {
+  text: [],
+  schema: [],
+  source: ["text"],
+  loader: ["source", "schema", "text"],
+  targets: ["loader", "source", "schema", "text"],
+  prompt: ["targets", "schema", "text"],
+  evaluators: ["targets", "prompt", "loader", "source", "schema", "text"],
+  report: ["schema", "source", "text"],
+  generate: ["evaluators", "targets", "prompt", "loader", "source", "schema", "text"],
+  runner: ["evaluators", "targets", "prompt", "report", "loader", "source", "schema", "text"],
+  cli: [
+    "runner",
+    "generate",
+    "report",
+    "evaluators",
+    "targets",
+    "prompt",
+    "loader",
+    "source",
+    "schema",
+    "text",
+  ],
+};
+
+/**
+ * Known violations, allowed here so the guard can land before they are fixed. Remove an entry
+ * when its import goes away; never add one without a reason.
+ */
+const KNOWN: Record<string, string> = {
+  // A cycle: runner imports report (results writer, summary) and report/console.ts imports the
+  // run event types from runner/events.ts. Fix: move the event types below both.
+  "report -> runner": "runner ⇄ report cycle (report/console.ts → runner/events.ts)",
+  // schema/evaluator.ts validates `regex` patterns with text/linear_regex.ts (RE2 syntax check).
+  "schema -> text": "schema/evaluator.ts → text/linear_regex.ts",
+};
+
+/** npm packages and the only folders that may import them. */
+const NPM_OWNERS: Record<string, readonly string[]> = {
+  zod: ["schema"],
+  yaml: ["source"],
+  "jsonc-parser": ["source"],
+  re2js: ["text"],
+};
+
+/** Known npm imports outside their owner (`folder/file -> package`), with the reason. */
+const KNOWN_NPM: Record<string, string> = {
+  "evaluators/judge_reply.ts -> zod": "a type-only import of zod's `z` for the reply schema type",
+};
+
+interface InfoModule {
+  specifier: string;
+  dependencies?: {
+    specifier: string;
+    code?: { specifier?: string };
+    type?: { specifier?: string };
+  }[];
+}
+
+let graph: Promise<Map<string, InfoModule>> | undefined;
+
+/** Every module reachable from the entry points, by specifier (computed once per file). */
+function moduleGraph(): Promise<Map<string, InfoModule>> {
+  return graph ??= readModuleGraph();
+}
+
+async function readModuleGraph(): Promise<Map<string, InfoModule>> {
+  const modules = new Map<string, InfoModule>();
+  for (const entry of ENTRIES) {
+    const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
+      args: ["info", "--json", entry],
+      cwd: ROOT,
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    assert.equal(code, 0, new TextDecoder().decode(stderr));
+    const info = JSON.parse(new TextDecoder().decode(stdout)) as { modules: InfoModule[] };
+    for (const module of info.modules) modules.set(module.specifier, module);
+  }
+  return modules;
+}
+
+/** `folder/file.ts` of a lib module, or undefined outside lib/. */
+function libPath(specifier: string | undefined): string | undefined {
+  return specifier?.startsWith(LIB) ? specifier.slice(LIB.length) : undefined;
+}
+
+/** The package name of an npm specifier or bare import (`npm:zod@4/x` → `zod`). */
+function packageName(specifier: string): string | undefined {
+  const bare = specifier.replace(/^npm:/, "");
+  if (/^(\.|\/|node:|file:|https?:|jsr:)/.test(bare)) return undefined;
+  const parts = bare.split("/");
+  const name = bare.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0];
+  return name.replace(/(?<=.)@.*$/, "");
+}
+
+Deno.test("lib/ folders import only the folders below them", async () => {
+  const modules = await moduleGraph();
+  const violations: string[] = [];
+  for (const module of modules.values()) {
+    const from = libPath(module.specifier);
+    if (from === undefined) continue;
+    const fromFolder = from.split("/")[0];
+    assert.ok(fromFolder in ALLOWED, `lib/${fromFolder}/ is a new folder: add it to ALLOWED`);
+    for (const dep of module.dependencies ?? []) {
+      const to = libPath(dep.code?.specifier ?? dep.type?.specifier);
+      if (to === undefined) continue;
+      const toFolder = to.split("/")[0];
+      if (toFolder === fromFolder || ALLOWED[fromFolder].includes(toFolder)) continue;
+      const edge = `${fromFolder} -> ${toFolder}`;
+      if (edge in KNOWN) continue;
+      violations.push(`lib/${from} imports lib/${to} (${edge} is not allowed)`);
+    }
+  }
+  assert.deepEqual(violations, [], violations.join("\n"));
+});
+
+Deno.test("only main.ts and lib/cli import lib/cli", async () => {
+  const modules = await moduleGraph();
+  const violations: string[] = [];
+  for (const module of modules.values()) {
+    const from = libPath(module.specifier);
+    if (from === undefined || from.startsWith("cli/")) continue;
+    for (const dep of module.dependencies ?? []) {
+      const to = libPath(dep.code?.specifier ?? dep.type?.specifier);
+      if (to?.startsWith("cli/")) violations.push(`${module.specifier} imports lib/${to}`);
+    }
+  }
+  assert.deepEqual(violations, []);
+});
+
+Deno.test("zod, yaml, jsonc-parser and re2js are imported only by their own folder", async () => {
+  const modules = await moduleGraph();
+  const violations: string[] = [];
+  for (const module of modules.values()) {
+    const from = libPath(module.specifier) ??
+      (module.specifier.startsWith("file:") ? module.specifier : undefined);
+    if (from === undefined) continue;
+    for (const dep of module.dependencies ?? []) {
+      const name = packageName(dep.specifier);
+      if (name === undefined || !(name in NPM_OWNERS)) continue;
+      if (NPM_OWNERS[name].includes(from.split("/")[0])) continue;
+      if (`${from} -> ${name}` in KNOWN_NPM) continue;
+      violations.push(`${from} imports ${name} (only lib/${NPM_OWNERS[name].join(", lib/")})`);
+    }
+  }
+  assert.deepEqual(violations, [], violations.join("\n"));
+});
