@@ -56,7 +56,12 @@
  */
 
 export { loadEvalCases, type LoadEvalCasesOptions } from "./lib/loader/load_eval_cases.ts";
-export { type EvalFileReport, validateEvalFile } from "./lib/loader/validate_eval_file.ts";
+export {
+  type CaseTargetUse,
+  type EvalFileReport,
+  validateEvalFile,
+} from "./lib/loader/validate_eval_file.ts";
+export type { CaseSite } from "./lib/loader/case_pipeline.ts";
 export { streamEvalCases } from "./lib/loader/stream_eval_cases.ts";
 export { type LoadedEvalFile, loadEvalFile } from "./lib/loader/load_eval_file.ts";
 export type { LoadOptions } from "./lib/loader/context.ts";
@@ -116,9 +121,11 @@ export { createTarget, type CreateTargetOptions } from "./lib/targets/registry.t
 export {
   type LoadedTargetsFile,
   loadTargetsFile,
+  type TargetsFileReadOptions,
   type TargetsValidation,
   validateTargetsFile,
 } from "./lib/targets/targets_file.ts";
+export { ConfinedReadError } from "./lib/loader/read_confined.ts";
 
 export type { CaseExecution, Diagnostic, EvalCase } from "./lib/schema/eval_case.ts";
 export type {

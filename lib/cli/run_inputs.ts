@@ -20,8 +20,9 @@ export interface RunInput {
 
 /**
  * Every file the run may read: eval files, JSONL sidecars, the targets and config files and `.env`
- * files between each eval file and its dataset root, `--targets`, and each case's guideline and
- * attached files. Missing files are listed too (writing one would create an input).
+ * files between each eval file and its dataset root, `--targets`, each case's guideline and
+ * attached files, and the files its evaluators name (judge prompts, code judges). Missing files are
+ * listed too (writing one would create an input).
  */
 export async function runInputs(
   sets: readonly LoadedEvalSet[],
@@ -52,6 +53,11 @@ export async function runInputs(
     for (const evalCase of set.cases) {
       for (const p of evalCase.guideline_paths) add(resolve(set.evalDir, p), "guideline file");
       for (const p of evalCase.file_paths) add(resolve(set.evalDir, p), "attached file");
+      // judge prompts and code judges, relative to the eval file's folder or the root
+      for (const p of evaluatorFiles(evalCase.evaluators)) {
+        add(resolve(set.evalDir, p), "evaluator file");
+        add(resolve(set.root, p.replace(/^\/+/, "")), "evaluator file");
+      }
     }
   }
   if (options.targets !== undefined) {
@@ -63,6 +69,26 @@ export async function runInputs(
     } else add(options.targets, "targets file");
   }
   return [...inputs].map(([path, what]) => ({ path, what }));
+}
+
+/** Strings an evaluator config may name files with (`prompt`, `module`, `script`), members too. */
+function evaluatorFiles(value: unknown, found: string[] = [], depth = 0): string[] {
+  if (depth > 20 || value === null || typeof value !== "object") return found;
+  if (Array.isArray(value)) {
+    for (const item of value) evaluatorFiles(item, found, depth + 1);
+    return found;
+  }
+  for (const [key, item] of Object.entries(value)) {
+    if (["prompt", "module", "script"].includes(key)) {
+      for (const text of Array.isArray(item) ? item : [item]) {
+        // a shell string names its files as words: `python3 judges/check.py`
+        if (typeof text === "string" && text !== "" && !text.includes("\n")) {
+          found.push(...(key === "script" ? text.split(/\s+/).filter((w) => w !== "") : [text]));
+        }
+      }
+    } else evaluatorFiles(item, found, depth + 1);
+  }
+  return found;
 }
 
 /**

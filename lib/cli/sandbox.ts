@@ -28,8 +28,11 @@ export type FileKind = "eval" | "targets" | "config";
 export interface FileReport {
   /** Absolute path of the file. */
   file: string;
-  /** What kind of file it was validated as. */
-  kind: FileKind;
+  /**
+   * What kind of file it was validated as; `env`: a `.env` file that `run` would refuse to read
+   * (validate reports only those).
+   */
+  kind: FileKind | "env";
   /** False when any diagnostic is an error. */
   valid: boolean;
   /** Number of valid cases (eval files; 0 for targets and config files). */
@@ -111,11 +114,20 @@ type Pending = { resolve(value: unknown): void; reject(error: unknown): void };
  *
  * @example
  * ```ts
- * const sandbox = new Sandbox("/data/evals");
+ * import { join } from "node:path";
+ *
+ * const root = await Deno.realPath(await Deno.makeTempDir());
+ * await Deno.writeTextFile(
+ *   join(root, "dataset.yaml"),
+ *   "evalcases:\n  - id: a\n    expected_outcome: Says hi\n    input: Hi\n",
+ * );
+ * const sandbox = new Sandbox(root);
  * try {
- *   const loaded = await sandbox.load("/data/evals/dataset.yaml");
+ *   const loaded = await sandbox.load(join(root, "dataset.yaml"));
+ *   console.log(loaded.cases.length); // 1
  * } finally {
  *   sandbox.close();
+ *   await Deno.remove(root, { recursive: true });
  * }
  * ```
  */
@@ -309,7 +321,17 @@ export async function sandboxedValidate(
  *
  * @example
  * ```ts
- * const { cases, diagnostics } = await sandboxedLoad("evals/dataset.yaml", {});
+ * import { join } from "node:path";
+ *
+ * const dir = await Deno.makeTempDir();
+ * await Deno.mkdir(join(dir, ".agentv")); // marks the dataset root
+ * await Deno.writeTextFile(
+ *   join(dir, "dataset.yaml"),
+ *   "evalcases:\n  - id: a\n    expected_outcome: Says hi\n    input: Hi\n",
+ * );
+ * const { cases, diagnostics } = await sandboxedLoad("dataset.yaml", { cwd: dir });
+ * console.log(cases.length, diagnostics.length); // 1 0
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export async function sandboxedLoad(

@@ -1,7 +1,9 @@
 /**
  * `agentv validate <file|folder|glob>...`: checks eval files (YAML and JSONL) and the
  * `.agentv/targets.*` and `.agentv/config.yaml` files found in or named by the arguments, each
- * inside the runtime sandbox. Prints one line per file, every diagnostic and a summary.
+ * inside the runtime sandbox, then every case's target against the targets file a run would use
+ * (so a file `validate` accepts is one `run --dry-run` runs without a loader or target error).
+ * Prints one line per file, every diagnostic and a summary.
  *
  * @module
  */
@@ -16,6 +18,7 @@ import {
   renderDiagnostic,
   sortDiagnostics,
 } from "./render.ts";
+import { checkDotEnvReads } from "./validate_env.ts";
 import { checkReportTargets, explicitTargetsFile } from "./validate_targets.ts";
 import { type FileKind, type FileReport, Sandbox, sandboxRoot } from "./sandbox.ts";
 
@@ -144,6 +147,14 @@ export async function validatePaths(
     rootOf: (file) => rootOfDir.get(dirname(file))!,
     displayPath: (p) => displayPath(p, cwd),
   });
+  // A `.env` that `run` would refuse to read is reported too (readable ones are not listed).
+  const envReports = await checkDotEnvReads(ordered, {
+    rootOf: (file) => rootOfDir.get(dirname(file))!,
+  });
+  if (envReports.length > 0) {
+    ordered.push(...envReports);
+    ordered.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  }
   return { files: ordered, problems, summary: summarize(ordered) };
 }
 
@@ -260,7 +271,11 @@ export function formatValidateResult(
     const errors = report.diagnostics.filter((d) => d.severity === "error").length;
     const warnings = report.diagnostics.length - errors;
     const parts = [
-      report.kind === "eval" ? plural(report.cases, "case") : `${report.kind} file`,
+      report.kind === "eval"
+        ? plural(report.cases, "case")
+        : report.kind === "env"
+        ? ".env file"
+        : `${report.kind} file`,
     ];
     if (errors) parts.push(plural(errors, "error"));
     if (warnings) parts.push(plural(warnings, "warning"));

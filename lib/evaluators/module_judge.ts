@@ -12,7 +12,8 @@
  *
  * @module
  */
-import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { join, resolve } from "node:path";
+import { isInside } from "../loader/resolve.ts";
 import { pathToFileURL } from "node:url";
 import { isModuleScript } from "../loader/dataset_commands.ts";
 import type { ModuleJudgeRequest, ModuleJudgeResponse } from "./module_judge_worker.ts";
@@ -50,11 +51,6 @@ export function judgeModulePath(
   const s = config.script;
   if (s === undefined || !isModuleScript(s)) return undefined;
   return typeof s === "string" ? s.trim() : s[0];
-}
-
-function isInside(path: string, dir: string): boolean {
-  const rel = relative(dir, path);
-  return rel === "" || (!isAbsolute(rel) && rel !== ".." && !rel.startsWith(`..${sep}`));
 }
 
 /**

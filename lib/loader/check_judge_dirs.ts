@@ -1,5 +1,5 @@
 /**
- * Load-time check of code judges' `cwd`: it must stay inside the dataset root, as every other
+ * Load-time check of code judges' `cwd` and `module`: they must stay inside the dataset root, as every other
  * path of a dataset does. (At run time the judge refuses it too, but only after the case ran.)
  *
  * @module
@@ -42,10 +42,26 @@ export function checkJudgeDirs(
         `cwd '${cwd}' of the code judge resolves to ${wanted}, outside the dataset root ${options.root}; expected a folder inside the root; use a path inside it (or pass --root with a wider folder)`,
     });
   };
+  // A module judge's file must lie inside the root (its worker may read nothing else).
+  const checkModule = (module: unknown, at: PathKey[]) => {
+    if (typeof module !== "string") return;
+    const wanted = resolve(options.evalDir, module);
+    if (isInside(wanted, options.root)) return;
+    findings.push({
+      severity: "error",
+      path: at,
+      atKey: false,
+      message:
+        `module '${module}' of the code judge resolves to ${wanted}, outside the dataset root ${options.root}; expected a file inside the root; move the judge inside it (or pass --root with a wider folder)`,
+    });
+  };
   list.forEach((config, i) => {
     const at: PathKey[] = [...path, i];
     const record = config as unknown as Record<string, unknown>;
-    if (config.type === "code_judge") check(record.cwd, [...at, "cwd"]);
+    if (config.type === "code_judge") {
+      check(record.cwd, [...at, "cwd"]);
+      checkModule(record.module, [...at, "module"]);
+    }
     if (config.type === "composite") {
       const aggregator = config.aggregator as unknown as Record<string, unknown>;
       if (aggregator.type === "code_judge") check(aggregator.cwd, [...at, "aggregator", "cwd"]);

@@ -260,16 +260,25 @@ function tooLarge(label: string, size: number | undefined, maxBytes: number): st
   }; expected at most ${limit}; make the file smaller (config-like files hold settings, not data)`;
 }
 
-/** Up to `limit` bytes from the start of `file`. */
+/** Up to `limit` bytes from the start of `file`, in chunks (small files stay small). */
 async function readAtMost(file: Deno.FsFile, limit: number): Promise<Uint8Array> {
-  const buffer = new Uint8Array(limit);
-  let filled = 0;
-  while (filled < limit) {
-    const n = await file.read(buffer.subarray(filled));
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  while (total < limit) {
+    const chunk = new Uint8Array(Math.min(64 * 1024, limit - total));
+    const n = await file.read(chunk);
     if (n === null) break;
-    filled += n;
+    chunks.push(chunk.subarray(0, n));
+    total += n;
   }
-  return buffer.subarray(0, filled);
+  if (chunks.length === 1) return chunks[0];
+  const bytes = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return bytes;
 }
 
 async function realPathOf(path: string): Promise<string | undefined> {

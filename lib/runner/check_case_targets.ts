@@ -12,8 +12,8 @@ import type { Diagnostic } from "../schema/eval_case.ts";
 import { TargetsFileError } from "../targets/errors.ts";
 import {
   discoverTargetsFile,
-  type LoadedTargetsFile,
-  loadTargetsFile,
+  loadUsableTargets,
+  type UsableTargetsFile,
 } from "../targets/targets_file.ts";
 import { suggest } from "../text/suggest.ts";
 
@@ -46,14 +46,14 @@ export type CaseTargetChecker = (
  */
 export function createCaseTargetChecker(options: CaseTargetCheckOptions = {}): CaseTargetChecker {
   const show = options.displayPath ?? ((p: string) => p);
-  const files = new Map<string, Promise<LoadedTargetsFile | TargetsFileError>>();
+  const files = new Map<string, Promise<UsableTargetsFile | TargetsFileError>>();
   const load = (path: string, root: string) => {
     // A discovered targets file must lie inside the dataset root; a `--targets` file is the user's.
     const within = options.targetsFile === undefined ? { root } : {};
     const key = `${path}\0${within.root ?? ""}`;
     let p = files.get(key);
     if (!p) {
-      p = loadTargetsFile(path, within).catch((e) => {
+      p = loadUsableTargets(path, within).catch((e) => {
         if (e instanceof TargetsFileError) return e;
         if (e instanceof ConfinedReadError) return new TargetsFileError(path, e.diagnostics);
         throw e;
@@ -100,6 +100,17 @@ export function createCaseTargetChecker(options: CaseTargetCheckOptions = {}): C
     for (const use of targets) {
       const name = options.targetOverride ?? use.target;
       if (names.includes(name)) continue;
+      const broken = loaded.broken.get(name)?.[0];
+      if (broken) {
+        const where = broken.line !== undefined ? `:${broken.line}:${broken.column ?? 1}` : "";
+        diagnostics.push(at(
+          use,
+          `target '${name}' cannot be used: its definition in ${
+            show(path)
+          }${where} is invalid (${broken.message}); fix the target (the cases that use it would not run)`,
+        ));
+        continue;
+      }
       const guess = suggest(name, names);
       const from = options.targetOverride !== undefined
         ? " (given by --target)"

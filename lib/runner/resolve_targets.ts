@@ -13,11 +13,14 @@ import { createJudgeClient } from "../evaluators/judge_client.ts";
 import type { JudgeClient } from "../evaluators/types.ts";
 import { ConfinedReadError } from "../loader/read_confined.ts";
 import type { EvalCase } from "../schema/eval_case.ts";
-import type { TargetsFile } from "../schema/targets.ts";
 import { loadDotEnv, mergeEnv } from "../targets/env.ts";
 import { TargetConfigError, TargetsFileError } from "../targets/errors.ts";
 import { resolveTarget } from "../targets/registry.ts";
-import { discoverTargetsFile, loadTargetsFile } from "../targets/targets_file.ts";
+import {
+  discoverTargetsFile,
+  loadUsableTargets,
+  type UsableTargetsFile,
+} from "../targets/targets_file.ts";
 import type { Target } from "../targets/types.ts";
 import { createDryRunJudge, createDryRunTarget } from "./dry_run.ts";
 import { RunConfigError, TargetUnavailableError } from "./errors.ts";
@@ -141,6 +144,19 @@ function configError(error: unknown, target: string, context: string): RunConfig
   );
 }
 
+/** Throws when the definition of target `name` has errors (only its cases are blocked). */
+function refuseBroken(file: UsableTargetsFile, name: string, set: EvalFileRef): void {
+  const errors = file.broken.get(name);
+  if (errors === undefined) return;
+  const [first] = errors;
+  const where = first.line !== undefined ? `:${first.line}:${first.column ?? 1}` : "";
+  throw new TargetUnavailableError(
+    name,
+    `Cannot use target '${name}' for ${set.file}: its definition in ${file.path}${where} is invalid: ${first.message}`,
+    { diagnostics: errors, hint: "fix the target (agentv validate shows every problem)" },
+  );
+}
+
 /**
  * Creates the resolver used by `runEval`.
  *
@@ -153,7 +169,7 @@ function configError(error: unknown, target: string, context: string): RunConfig
  */
 export function createTargetResolver(options: TargetResolverOptions): TargetResolver {
   const targetsPaths = new Map<string, Promise<string | undefined>>();
-  const targetsFiles = new Map<string, Promise<TargetsFile & { path?: string }>>();
+  const targetsFiles = new Map<string, Promise<UsableTargetsFile>>();
   const envs = new Map<string, Promise<Record<string, string>>>();
   const bindings = new Map<string, Promise<Omit<CaseBinding, "judge" | "noJudgeReason">>>();
   const judges = new Map<string, Promise<JudgeClient>>();
@@ -179,7 +195,7 @@ export function createTargetResolver(options: TargetResolverOptions): TargetReso
     const key = `${path}\0${root ?? ""}`;
     let p = targetsFiles.get(key);
     if (!p) {
-      p = loadTargetsFile(path, root !== undefined ? { root } : {});
+      p = loadUsableTargets(path, root !== undefined ? { root } : {});
       targetsFiles.set(key, p);
     }
     return p;
@@ -209,6 +225,7 @@ export function createTargetResolver(options: TargetResolverOptions): TargetReso
       );
     }
     const file = await readTargetsFile(targetsPath, set);
+    refuseBroken(file, name, set);
     const target = resolveTarget(file, name, {
       env: await envFor(set),
       targetsFileDir: dirname(targetsPath),
@@ -231,6 +248,7 @@ export function createTargetResolver(options: TargetResolverOptions): TargetReso
       let workers: number | undefined;
       if (targetsPath !== undefined) {
         const file = await readTargetsFile(targetsPath, set);
+        refuseBroken(file, name, set);
         const def = file.targets.find((t) => t.name === name);
         if (def === undefined) {
           // Same message as a real run: an unknown target is a mistake even in a dry run.

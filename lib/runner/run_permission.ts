@@ -9,7 +9,8 @@
  *
  * @module
  */
-import { isAbsolute, relative, resolve, sep } from "node:path";
+import { resolve } from "node:path";
+import { isInside } from "../loader/resolve.ts";
 import {
   type CommandFile,
   type DatasetCommand,
@@ -114,11 +115,6 @@ export function startsProcess(config: EvaluatorConfig): boolean {
     return config.aggregator.type === "code_judge" || config.evaluators.some(startsProcess);
   }
   return false;
-}
-
-function isInside(path: string, dir: string): boolean {
-  const rel = relative(dir, path);
-  return rel === "" || (!isAbsolute(rel) && rel !== ".." && !rel.startsWith(`..${sep}`));
 }
 
 async function realOr(path: string): Promise<string> {

@@ -7,7 +7,9 @@
  *
  * Refinements JSON Schema cannot express (listed so nobody looks for them here): a finite
  * `weight` (YAML `.inf`; JSON has no infinities), regex patterns outside the linear-time subset
- * (`regex` evaluators, `pattern` inside a `json_schema` evaluator's schema), and everything
+ * (`regex` evaluators, `pattern` inside a `json_schema` evaluator's schema), a `json_schema`
+ * evaluator's own schema being broken or using a `$ref` it cannot resolve (agentv checks its own
+ * subset; the draft 2020-12 meta-schema would reject other things), and everything
  * checked outside the schemas (file references, judge prompt variables, targets, duplicate ids).
  *
  * @module

@@ -144,6 +144,61 @@ export async function validateTargetsFile(
   return { file: path, valid: !diagnostics.some((d) => d.severity === "error"), diagnostics };
 }
 
+/** A targets file whose broken definitions were set aside (see {@link loadUsableTargets}). */
+export type UsableTargetsFile = LoadedTargetsFile & {
+  /** Names of targets whose definition has errors, with those errors. */
+  broken: Map<string, Diagnostic[]>;
+};
+
+/**
+ * Loads a targets file like {@link loadTargetsFile}, except that errors inside one target's
+ * definition (bad settings, a duplicate name, an undefined `judge_target`) only set that target
+ * aside in `broken`, so the cases using the other targets can still run. Problems of the file as
+ * a whole still throw {@link TargetsFileError}.
+ *
+ * @example
+ * ```ts ignore
+ * const file = await loadUsableTargets(".agentv/targets.yaml");
+ * file.broken.get("default")?.[0].message;
+ * ```
+ */
+export async function loadUsableTargets(
+  path: string,
+  options: TargetsFileReadOptions = {},
+): Promise<UsableTargetsFile> {
+  const { value, diagnostics, refused } = await readAndCheck(path, options);
+  if (refused) throw new ConfinedReadError(refused);
+  const list = (value as { targets?: unknown } | undefined)?.targets;
+  if (value === undefined || !Array.isArray(list)) throw new TargetsFileError(path, diagnostics);
+  const bad = new Map<number, Diagnostic[]>();
+  for (const d of diagnostics) {
+    if (d.severity !== "error") continue;
+    const index = /^targets\[(\d+)\]/.exec(d.path ?? "");
+    if (!index) throw new TargetsFileError(path, diagnostics);
+    const i = Number(index[1]);
+    bad.set(i, [...(bad.get(i) ?? []), d]);
+  }
+  const broken = new Map<string, Diagnostic[]>();
+  list.forEach((t, i) => {
+    const name = (t as { name?: unknown } | null)?.name;
+    const errors = bad.get(i);
+    if (errors && typeof name === "string") {
+      broken.set(name, [...(broken.get(name) ?? []), ...errors]);
+    }
+  });
+  const targets = list.filter((t, i) => {
+    const name = (t as { name?: unknown } | null)?.name;
+    return !bad.has(i) && !(typeof name === "string" && broken.has(name));
+  });
+  return {
+    ...(value as TargetsFile),
+    targets: targets as TargetsFile["targets"],
+    path,
+    diagnostics,
+    broken,
+  };
+}
+
 async function readAndCheck(
   path: string,
   options: TargetsFileReadOptions,

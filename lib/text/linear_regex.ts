@@ -68,7 +68,7 @@ export function compileLinearRegex(pattern: string, flags = ""): LinearRegex {
   let bits = 0;
   let sticky = false;
   for (const flag of flags) {
-    if (flag in MATCH_FLAGS) bits |= MATCH_FLAGS[flag];
+    if (Object.hasOwn(MATCH_FLAGS, flag)) bits |= MATCH_FLAGS[flag];
     else if (flag === "y") sticky = true;
     else if (!NEUTRAL_FLAGS.has(flag)) {
       throw new LinearRegexError(

@@ -67,7 +67,26 @@ Deno.test("main.ts: usage errors exit 2 on stderr without a stack trace", async 
   assert.doesNotMatch(typo.stderr + missing.stderr, /\n\s+at /);
 });
 
-Deno.test("main.ts: the first Ctrl-C stops validation with exit code 130", async () => {
+/** Whether process `pid` runs a Web Worker thread (Deno names them `worker-<n>`). */
+function runsWorker(pid: number): boolean {
+  try {
+    return [...Deno.readDirSync(`/proc/${pid}/task`)].some((task) => {
+      try {
+        return Deno.readTextFileSync(`/proc/${pid}/task/${task.name}/comm`).startsWith("worker-");
+      } catch {
+        return false; // the thread just ended
+      }
+    });
+  } catch {
+    return false;
+  }
+}
+
+Deno.test({
+  name: "main.ts: the first Ctrl-C stops validation with exit code 130",
+  // The marker that validation has started is read from /proc (Linux only).
+  ignore: Deno.build.os !== "linux",
+}, async () => {
   const tmp = await Deno.makeTempDir({ prefix: "agentv_sigint_" });
   try {
     await Deno.mkdir(join(tmp, ".agentv"));
@@ -80,7 +99,13 @@ Deno.test("main.ts: the first Ctrl-C stops validation with exit code 130", async
       Array.from({ length: 400 }, (_, i) => Deno.writeTextFile(join(tmp, `e${i}.yaml`), text)),
     );
     const child = spawn(["validate", tmp]);
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // Interrupt once validation is under way: its sandbox worker thread has started (so main.ts
+    // has installed its SIGINT listener). Checked every 10 ms; a busy machine only makes it later.
+    let exited = false;
+    child.status.then(() => exited = true);
+    while (!exited && !runsWorker(child.pid)) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
     child.kill("SIGINT");
     const output = await child.output();
     const stderr = new TextDecoder().decode(output.stderr);

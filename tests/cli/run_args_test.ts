@@ -137,3 +137,30 @@ Deno.test("--timeout 0.001 (1 ms) is accepted", async () => {
   ]);
   assert.notEqual(code, 2, err);
 });
+
+Deno.test("--out naming a file an evaluator reads (a judge prompt) is refused (exit 2)", async () => {
+  const prompt = "Grade {{ candidate_answer }} against {{ expected_outcome }}.\n";
+  await using p = await tempTree({
+    ".agentv/targets.yaml": TARGETS,
+    "evals/judged.yaml": [
+      "evalcases:",
+      "  - id: c1",
+      "    expected_outcome: Says ok",
+      "    input: Say ok",
+      "    evaluators:",
+      "      - {type: contains, value: ok}",
+      "      - {type: llm_judge, prompt: prompts/grade.md, weight: 0}",
+      "",
+    ].join("\n"),
+    "evals/prompts/grade.md": prompt,
+  }, { git: true, prefix: "agentv-args-" });
+  const { code, err } = await run(p.root, [
+    "evals/judged.yaml",
+    "--dry-run",
+    "--out",
+    "evals/prompts/grade.md",
+  ]);
+  assert.equal(code, 2, err);
+  assert.match(err, /--out 'evals\/prompts\/grade\.md' is the evaluator file of this run/);
+  assert.equal(await Deno.readTextFile(p.path("evals/prompts/grade.md")), prompt);
+});

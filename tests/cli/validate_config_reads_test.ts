@@ -132,3 +132,27 @@ Deno.test("validate reports config and targets files over 1 MiB", async () => {
   );
   assert.match(r.out, /^✗ evals\/suite\.yaml /m);
 });
+
+Deno.test("validate reports a .env that run would refuse, without printing its values", async () => {
+  await using outside = await tempTree({ "env": "API_TOKEN=FAKE0SECRET0VALUE\n" });
+  await using ds = await dataset({
+    ".agentv/targets.yaml": MOCK_TARGETS,
+    ".env": "ROOT_VALUE=fine\n",
+    "other/suite.yaml": SUITE,
+  });
+  await Deno.symlink(outside.path("env"), ds.path("evals/.env"));
+  await mkfifo(ds.path("other/.env"));
+  const r = await validate(["."], ds.root);
+  assert.ok(!r.all.includes("FAKE0SECRET"), r.all);
+  assert.equal(r.code, 1, r.all);
+  assert.match(r.out, /^✗ evals\/\.env \(\.env file, 1 error\)$/m);
+  assert.match(r.out, /^✗ other\/\.env \(\.env file, 1 error\)$/m);
+  assert.match(r.out, /^✗ evals\/suite\.yaml /m);
+  assert.match(
+    r.out,
+    /evals\/\.env: error: Refused to read the \.env file: it is a symbolic link to .*outside the dataset root/,
+  );
+  assert.match(r.out, /other\/\.env: error: Refused to read the \.env file: it is a named pipe/);
+  // A readable .env is not listed (validate never shows values).
+  assert.doesNotMatch(r.out, /^. \.env /m);
+});

@@ -101,16 +101,26 @@ Deno.test("validate --target and --targets check cases as run would use them", a
   assert.match(missing.err, /Targets file not found/);
 });
 
-Deno.test("validate fails a case whose targets file is invalid (a run could not use it), not one without a targets file (a dry run needs none)", async () => {
+Deno.test("validate fails a case whose target definition or targets file is invalid (a run could not use it), not one without a targets file (a dry run needs none)", async () => {
   await using tree = await tempTree({
-    ".agentv/targets.yaml": "targets:\n  - name: default\n    provider: mock\n    workers: lots\n",
-    "evals/a.yaml": "evalcases:\n  - id: a1\n    expected_outcome: x\n    input: hi\n",
+    ".agentv/targets.yaml":
+      "targets:\n  - name: default\n    provider: mock\n    workers: lots\n  - name: fine\n    provider: mock\n",
+    "evals/a.yaml":
+      "evalcases:\n  - id: a1\n    expected_outcome: x\n    input: hi\n  - id: a2\n    expected_outcome: x\n    input: hi\n    execution: { target: fine }\n",
   }, { git: true });
   const { code, out } = await validate(["evals/a.yaml"], tree.dir);
   assert.equal(code, 1);
   assert.match(
     out,
-    /^evals\/a\.yaml:2:9: error: Case 'a1': target 'default' cannot be used: the targets file \.agentv\/targets\.yaml:4:\d+ is invalid/m,
+    /^evals\/a\.yaml:2:9: error: Case 'a1': target 'default' cannot be used: its definition in \.agentv\/targets\.yaml:4:\d+ is invalid/m,
+  );
+  assert.ok(!out.includes("Case 'a2'"), out);
+  await Deno.writeTextFile(tree.path(".agentv/targets.yaml"), "targets: 3\n");
+  const broken = await validate(["evals/a.yaml"], tree.dir);
+  assert.equal(broken.code, 1);
+  assert.match(
+    broken.out,
+    /error: Case 'a1': target 'default' cannot be used: the targets file \.agentv\/targets\.yaml(:\d+:\d+)? is invalid/,
   );
   await Deno.remove(tree.path(".agentv/targets.yaml"));
   const none = await validate(["evals/a.yaml"], tree.dir);

@@ -101,17 +101,8 @@ Deno.test("module judge: cannot read outside the root, write, use the network, e
   assert.equal(details.read_inside, "export");
 });
 
-Deno.test("module judge: a module outside the root, a root with a symlink out, a missing default export are errors", async () => {
+Deno.test("module judge: a module linked out of the root, a root with a symlink out, a missing default export are errors", async () => {
   await using outside = await tempTree({ "judge.ts": "export default () => ({ score: 1 });\n" });
-  const outsideRow = await evaluate(
-    "a",
-    `      - type: code_judge
-        module: ${JSON.stringify(join(outside.dir, "judge.ts"))}
-`,
-  );
-  assert.equal(outsideRow.evaluator_results[0].status, "error");
-  assert.match(outsideRow.evaluator_results[0].error ?? "", /outside the dataset root/);
-
   const noDefault = await evaluate(
     "a",
     `      - type: code_judge
@@ -149,6 +140,14 @@ Deno.test("module judge: a module outside the root, a root with a symlink out, a
   );
   const { rows } = await runEval({ files: ["a.yaml"], env: {}, cwd: linked.dir });
   assert.match(rows[0].evaluator_results[0].error ?? "", /symlinks that lead outside/);
+
+  // The module itself a link out of the root: refused before the worker starts.
+  await Deno.writeTextFile(
+    join(linked.dir, "a.yaml"),
+    "evalcases:\n  - {id: c1, expected_outcome: x, input: hi, evaluators: [{type: code_judge, module: ./link.ts}]}\n",
+  );
+  const viaLink = await runEval({ files: ["a.yaml"], env: {}, cwd: linked.dir });
+  assert.match(viaLink.rows[0].evaluator_results[0].error ?? "", /outside the dataset root/);
 });
 
 Deno.test("module judge: one that never returns is stopped at the timeout", async () => {
@@ -163,4 +162,23 @@ Deno.test("module judge: one that never returns is stopped at the timeout", asyn
   const result = row.evaluator_results[0];
   assert.equal(result.status, "error");
   assert.match(result.error ?? "", /timed out/);
+});
+
+Deno.test("validate reports a judge module outside the dataset root at its line", async () => {
+  const { validateEvalFile } = await import("../../mod.ts");
+  await using p = await tempTree({
+    "evals/a.yaml": `evalcases:
+  - id: c1
+    expected_outcome: x
+    input: hi
+    evaluators:
+      - type: code_judge
+        module: ../../elsewhere/judge.ts
+`,
+  }, { git: true });
+  const report = await validateEvalFile(join(p.dir, "evals/a.yaml"), { root: p.dir });
+  assert.equal(report.valid, false);
+  const d = report.diagnostics.find((x) => /module '\.\.\/\.\.\/elsewhere/.test(x.message));
+  assert.ok(d, JSON.stringify(report.diagnostics));
+  assert.equal(d.line, 7);
 });

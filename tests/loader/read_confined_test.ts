@@ -15,6 +15,11 @@ Deno.test("readConfinedText() reads a regular file and a link that stays inside 
     const read = await readConfinedText(tree.path(rel), { label: "config file", root: tree.root });
     assert.deepEqual(read, { ok: true, text: "a: 1\n" }, rel);
   }
+  // Read in chunks: a file of several chunks comes back whole.
+  const big = "x: " + "0123456789".repeat(20_000) + "\n";
+  await Deno.writeTextFile(tree.path("conf/big.yaml"), big);
+  const read = await readConfinedText(tree.path("conf/big.yaml"), { label: "config file" });
+  assert.deepEqual(read, { ok: true, text: big });
 });
 
 Deno.test("readConfinedText() refuses a file reached through a linked folder outside the root", async () => {

@@ -55,6 +55,27 @@ Deno.test("runEval() records cases whose target is unknown, lacks a ${{ VAR }} o
   assert.equal(summary.errors.length, 3);
 });
 
+Deno.test("runEval() blocks only the cases of a target whose definition is invalid", async () => {
+  await using ds = await tempDataset(
+    TARGETS + "  - name: bad_workers\n    provider: mock\n    workers: lots\n",
+  );
+  for (const dryRun of [false, true]) {
+    const { rows } = await runEval({
+      sets: [set(ds.dir, [evalCase("good"), evalCase("bad", { target: "bad_workers" })])],
+      env: {},
+      cwd: ds.dir,
+      dryRun,
+    });
+    const byId = new Map(rows.map((r) => [r.eval_id, r]));
+    assert.equal(byId.get("good")!.status, "ok");
+    assert.equal(byId.get("bad")!.status, "error");
+    assert.match(
+      byId.get("bad")!.error!,
+      /Cannot use target 'bad_workers'.*its definition in .*targets\.yaml:\d+:\d+ is invalid/,
+    );
+  }
+});
+
 Deno.test("runEval() with --dry-run blocks only the cases of an unknown target", async () => {
   await using ds = await tempDataset(TARGETS);
   const { rows } = await runEval({

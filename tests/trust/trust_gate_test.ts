@@ -175,3 +175,19 @@ Deno.test("runEval refuses dataset commands by default and asks an allowRun func
   assert.equal(asked[0].root, p.dir);
   assert.deepEqual(asked[0].files.map((f) => f.sha256.length), [64, 64]);
 });
+
+Deno.test("generate rubrics with a cli judge target from the dataset root needs trust too", async () => {
+  await using p = await project({
+    ".agentv/targets.yaml":
+      "targets:\n  - {name: default, provider: cli, command_template: touch JUDGE_RAN}\n",
+    "evals/a.yaml": "evalcases:\n  - {id: c1, expected_outcome: Says hi, input: hi}\n",
+  });
+  await using config = await tempTree({});
+  const r = await cli(["generate", "rubrics", "evals/a.yaml"], p.dir, {
+    env: { XDG_CONFIG_HOME: config.dir },
+  });
+  assert.equal(r.code, 2, r.out + r.err);
+  assert.match(r.err, /\.agentv\/targets\.yaml:2:\d+: error: cli target 'default'/);
+  assert.match(r.err, /--allow-run/);
+  assert.equal(await exists(join(p.dir, "evals/JUDGE_RAN")), false);
+});

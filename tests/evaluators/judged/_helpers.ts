@@ -66,13 +66,19 @@ export function evalFile(evaluators: string, extra = ""): string {
 /** Runs `evals/ds.yaml` (or `file`) under `dir` through `runEval`; returns the rows. */
 export async function run(
   dir: string,
-  options: { judgeTarget?: string; env?: Record<string, string>; file?: string } = {},
+  options: {
+    judgeTarget?: string;
+    env?: Record<string, string>;
+    file?: string;
+    allowRun?: boolean;
+  } = {},
 ): Promise<ResultRow[]> {
   const { rows } = await runEval({
     files: [join(dir, options.file ?? "evals/ds.yaml")],
     env: options.env ?? {},
     cwd: dir,
     timeoutMs: 10_000,
+    ...(options.allowRun ? { allowRun: true } : {}),
     ...(options.judgeTarget ? { judgeTarget: options.judgeTarget } : {}),
   });
   return rows;
