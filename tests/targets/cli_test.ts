@@ -15,22 +15,24 @@ async function tempDir(): Promise<string> {
 }
 
 /** Whether `pid` is a running process (a zombie waiting to be reaped counts as gone). */
-function isAlive(pid: number): boolean {
-  try {
-    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
-    return !/^\d+ \(.*\) [ZX]/.test(stat);
-  } catch {
-    return false;
-  }
+async function isAlive(pid: number): Promise<boolean> {
+  // Through `sh`: Deno lets only `--allow-all` read another process's /proc entries.
+  const { stdout } = await new Deno.Command("sh", {
+    args: ["-c", `cat /proc/${pid}/stat 2>/dev/null`],
+    stdout: "piped",
+    stderr: "null",
+  }).output();
+  const stat = new TextDecoder().decode(stdout);
+  return stat !== "" && !/^\d+ \(.*\) [ZX]/.test(stat);
 }
 
 /** Polls (every 10 ms, 10 s at most) until `check` holds; a loaded machine only makes it slower. */
-async function eventually(check: () => boolean): Promise<boolean> {
+async function eventually(check: () => boolean | Promise<boolean>): Promise<boolean> {
   for (let i = 0; i < 1000; i++) {
-    if (check()) return true;
+    if (await check()) return true;
     await new Promise((r) => setTimeout(r, 10));
   }
-  return check();
+  return await check();
 }
 
 Deno.test("cli target reads the original JSON format from {OUTPUT_FILE} and deletes it", async () => {
@@ -166,7 +168,10 @@ Deno.test("timeout_seconds kills the whole process group, grandchildren included
   assert.match(error.message, /timed out after 0\.3s/);
   const pid = Number(await Deno.readTextFile(pidFile));
   // The group was sent SIGKILL; the grandchild is gone once the kernel has delivered it.
-  assert.ok(await eventually(() => !isAlive(pid)), "the grandchild `sleep 30` survived");
+  assert.ok(
+    await eventually(async () => !(await isAlive(pid))),
+    "the grandchild `sleep 30` survived",
+  );
   await Deno.remove(tmp, { recursive: true });
 });
 
@@ -187,7 +192,10 @@ Deno.test("the runner's attempt timeout and outer abort kill a CLI agent too", a
   assert.equal(error.attempts, 2);
   assert.match(error.message, /timed out after 0\.2s/);
   const first = Number(await Deno.readTextFile(join(tmp, "pid")));
-  assert.ok(await eventually(() => !isAlive(first)), "the grandchild survived the timeout");
+  assert.ok(
+    await eventually(async () => !(await isAlive(first))),
+    "the grandchild survived the timeout",
+  );
 
   // Abort once the agent is running: its script has written the grandchild's pid (the marker).
   await Deno.remove(join(tmp, "pid"));
@@ -204,7 +212,10 @@ Deno.test("the runner's attempt timeout and outer abort kill a CLI agent too", a
   controller.abort();
   await assert.rejects(call, /Interrupted/);
   const grandchild = Number(readPid());
-  assert.ok(await eventually(() => !isAlive(grandchild)), "the grandchild survived the abort");
+  assert.ok(
+    await eventually(async () => !(await isAlive(grandchild))),
+    "the grandchild survived the abort",
+  );
   await Deno.remove(tmp, { recursive: true });
 });
 
