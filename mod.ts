@@ -86,7 +86,7 @@ export type {
   RunFinishedEvent,
   RunStartedEvent,
   TargetResolvedEvent,
-} from "./lib/runner/events.ts";
+} from "./lib/report/events.ts";
 export { RunConfigError } from "./lib/runner/errors.ts";
 export {
   type RunPermission,

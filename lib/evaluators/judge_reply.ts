@@ -6,8 +6,7 @@
  *
  * @module
  */
-import type { z } from "zod";
-import { validateReply } from "../schema/judge_reply.ts";
+import { type ReplyOf, type ReplySchema, validateReply } from "../schema/judge_reply.ts";
 import { extractJsonCandidates } from "./answer.ts";
 import { JudgeConfigError, missingJudgeError } from "./judge_select.ts";
 
@@ -47,7 +46,7 @@ export interface JudgeFailure {
 }
 
 /** Options of {@link askJudge}. */
-export interface AskJudgeOptions<T extends z.ZodType> {
+export interface AskJudgeOptions<T extends ReplySchema> {
   /** Schema the JSON reply must satisfy. */
   schema: T;
   /** Aborts the calls. */
@@ -84,11 +83,11 @@ export function excerpt(text: string, max = EXCERPT_CHARS): string {
  * if (reply.ok) console.log(reply.value.score);
  * ```
  */
-export async function askJudge<T extends z.ZodType>(
+export async function askJudge<T extends ReplySchema>(
   judge: JudgeClient,
   request: JudgeRequest,
   options: AskJudgeOptions<T>,
-): Promise<JudgeSuccess<z.output<T>> | JudgeFailure> {
+): Promise<JudgeSuccess<ReplyOf<T>> | JudgeFailure> {
   const maxAttempts = options.maxAttempts ?? MAX_JUDGE_ATTEMPTS;
   let problem = "";
   let raw: string | undefined;

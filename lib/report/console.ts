@@ -5,7 +5,7 @@
  * @module
  */
 import { relative } from "node:path";
-import type { RunEvent } from "../runner/events.ts";
+import type { RunEvent } from "./events.ts";
 import { escapeControl as clean } from "../text/escape_control.ts";
 import type { ResultRow } from "../schema/result.ts";
 import type { RunSummary } from "./summary.ts";

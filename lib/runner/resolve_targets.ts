@@ -24,7 +24,7 @@ import {
 import type { Target } from "../targets/types.ts";
 import { createDryRunJudge, createDryRunTarget } from "./dry_run.ts";
 import { RunConfigError, TargetUnavailableError } from "./errors.ts";
-import type { TargetResolvedEvent } from "./events.ts";
+import type { TargetResolvedEvent } from "../report/events.ts";
 import { caseEvaluators, needsJudge } from "./run_case.ts";
 
 /** What a case runs against. */

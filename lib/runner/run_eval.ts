@@ -21,7 +21,7 @@ import type { ResultRow } from "../schema/result.ts";
 import { createRedactor } from "../targets/redact.ts";
 import { blockedReason, noCaseCouldRun } from "./blocked_cases.ts";
 import { RunConfigError, TargetUnavailableError } from "./errors.ts";
-import type { RunEvent } from "./events.ts";
+import type { RunEvent } from "../report/events.ts";
 import { Semaphore } from "./pool.ts";
 import { type CaseBinding, createTargetResolver } from "./resolve_targets.ts";
 import { blockedCaseRow, caseEvaluators, runCase } from "./run_case.ts";

@@ -80,6 +80,12 @@ export const AggregatorOutputSchema = z.looseObject({
 /** A validated aggregator script output. */
 export type AggregatorOutput = z.output<typeof AggregatorOutputSchema>;
 
+/** Any reply schema (so modules outside `lib/schema` never import zod). */
+export type ReplySchema = z.ZodType;
+
+/** The value a reply schema produces. */
+export type ReplyOf<T extends ReplySchema> = z.output<T>;
+
 /**
  * Validates `value` against a schema and returns either the value or one line describing every
  * problem (`path: message; ...`), suitable to show a judge when re-asking.

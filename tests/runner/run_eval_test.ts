@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { readResults } from "../../lib/report/read_results.ts";
 import { RunConfigError } from "../../lib/runner/errors.ts";
-import type { RunEvent } from "../../lib/runner/events.ts";
+import type { RunEvent } from "../../lib/report/events.ts";
 import { defaultResultsPath, runEval } from "../../lib/runner/run_eval.ts";
 import { chatServer, contains, evalCase, set, tempDataset } from "./_helpers.ts";
 

@@ -4,7 +4,7 @@
  * @module
  */
 import type { ResultRow } from "../schema/result.ts";
-import type { RunSummary } from "../report/summary.ts";
+import type { RunSummary } from "./summary.ts";
 
 /** The run is about to start its first case. */
 export interface RunStartedEvent {
