@@ -25,6 +25,8 @@ export interface CaseLocation {
   label: string;
   /** Position of a path inside the case (relative to the case). */
   locate(path: readonly PathKey[], atKey: boolean): Position | undefined;
+  /** The case's line when it is known without searching (a JSONL line). */
+  line?: number;
 }
 
 /** Where a valid case names its target (its `execution.target`, else its `id`). */
@@ -57,7 +59,13 @@ const MAX_PASSES = 4;
  */
 export function processCase(
   raw: unknown,
-  options: { defaults: FileDefaults; ctx: CaseContext; location: CaseLocation },
+  options: {
+    defaults: FileDefaults;
+    ctx: CaseContext;
+    location: CaseLocation;
+    /** Record where the case names its target (default false; see `LoadOptions.sites`). */
+    sites?: boolean;
+  },
 ): CaseOutcome | Promise<CaseOutcome> {
   const { defaults, ctx, location } = options;
   const findings: Finding[] = [];
@@ -113,7 +121,7 @@ export function processCase(
   });
   const finish = (evalCase: EvalCase | undefined): CaseOutcome => ({
     evalCase,
-    ...(evalCase ? { site: caseSite(record, location) } : {}),
+    ...(evalCase && options.sites === true ? { site: caseSite(record, location) } : {}),
     diagnostics: findings.length === 0
       ? []
       : toDiagnostics(findings, location, id, evalCase === undefined),
@@ -132,12 +140,14 @@ export class CaseIds {
   check(outcome: CaseOutcome, location: CaseLocation): CaseOutcome {
     const evalCase = outcome.evalCase;
     if (!evalCase) return outcome;
-    const position = location.locate(["id"], false);
     const first = this.#first.get(evalCase.id);
     if (first === undefined) {
-      this.#first.set(evalCase.id, position ? `line ${position.line}` : location.label);
+      // Locating a key in a JSONL line parses it again: only YAML cases (cheap) are located here.
+      const line = location.line ?? location.locate(["id"], false)?.line;
+      this.#first.set(evalCase.id, line !== undefined ? `line ${line}` : location.label);
       return outcome;
     }
+    const position = location.locate(["id"], false);
     const diagnostic: Diagnostic = {
       severity: "error",
       file: location.file,

@@ -22,6 +22,11 @@ export interface LoadOptions {
   root?: string;
   /** Receives every diagnostic (warnings and skipped cases) as it is found. */
   onDiagnostic?: (diagnostic: Diagnostic) => void;
+  /**
+   * Record where each valid case names its target (`LoadedEvalFile.sites`, for `validate`).
+   * Default false: locating a key in a JSONL line parses the line a second time.
+   */
+  sites?: boolean;
 }
 
 /** The eval file formats. */
@@ -45,6 +50,8 @@ export interface LoadSetup {
   ctx: CaseContext;
   /** Diagnostics found so far (config problems). */
   diagnostics: Diagnostic[];
+  /** Whether to record case sites (see {@link LoadOptions.sites}). */
+  sites: boolean;
 }
 
 /**
@@ -89,6 +96,7 @@ export async function prepareLoad(path: string, options: LoadOptions = {}): Prom
     stem: basename(absFile, ext),
     ctx: { evalDir, resolver, isGuideline: guidelineMatcher(root, config.patterns, matchGlob) },
     diagnostics: config.diagnostics,
+    sites: options.sites ?? false,
   };
 }
 

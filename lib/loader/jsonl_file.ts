@@ -132,6 +132,7 @@ export function processRecord(
     defaults: options.defaults,
     ctx: setup.ctx,
     location: jsonlLocation(setup, line),
+    sites: setup.sites,
   });
 }
 
@@ -141,6 +142,7 @@ export function jsonlLocation(setup: LoadSetup, line: JsonlLine): CaseLocation {
     file: setup.file,
     pathPrefix: [],
     label: `Line ${line.line}`,
+    line: line.line,
     locate: (path, atKey) => ({
       line: line.line,
       column: locateInJsonLine(line.text, path, { key: atKey }) ?? 1,
@@ -182,7 +184,7 @@ export async function loadJsonlCases(
     for (const d of outcome.diagnostics) found.push(d);
     if (outcome.evalCase) {
       cases.push(outcome.evalCase);
-      sites.push(outcome.site!);
+      if (outcome.site) sites.push(outcome.site);
     }
   }
   if (malformed.length > 0) throw EvalLoadError.from(malformed);

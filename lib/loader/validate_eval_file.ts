@@ -53,6 +53,7 @@ export async function validateEvalFile(
       verbose: options.verbose,
       root: options.root,
       onDiagnostic: (d) => diagnostics.push(d),
+      sites: true,
     });
     cases = loaded.cases.length;
     const sites = loaded.sites ?? [];

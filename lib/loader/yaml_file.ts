@@ -90,12 +90,17 @@ export async function loadYamlCases(
       label: `evalcases[${i}]`,
       locate: (path, atKey) => source.locate(["evalcases", i, ...path], { key: atKey }),
     };
-    const pending = processCase(evalcases[i], { defaults, ctx: setup.ctx, location });
+    const pending = processCase(evalcases[i], {
+      defaults,
+      ctx: setup.ctx,
+      location,
+      sites: setup.sites,
+    });
     const outcome = ids.check(pending instanceof Promise ? await pending : pending, location);
     for (const d of outcome.diagnostics) emit(d);
     if (outcome.evalCase) {
       cases.push(outcome.evalCase);
-      sites.push(outcome.site!);
+      if (outcome.site) sites.push(outcome.site);
     }
   }
   return { cases, sites, diagnostics };

@@ -12,12 +12,13 @@
  * - aborted by the signal → not retryable (the retry loop knows whether its own per-attempt
  *   timeout fired and retries that itself).
  *
- * Each POST is sent on a connection of its own (a per-call `Deno.HttpClient` that keeps no idle
- * connection). Deno's `fetch` silently sends a request a second time when a connection it took
- * from its keep-alive pool closes or resets before the reply; a connection that was never pooled
- * is never re-sent on. So one attempt is exactly one request on the wire, and a row's `attempts`
- * equals the requests the server received. The cost is a new connection per call (a TCP and TLS
- * handshake), small next to a model's latency.
+ * Each POST body is sent as a one-chunk stream. Deno's `fetch` silently sends a request a second
+ * time when a connection it took from its keep-alive pool closes or resets before the reply, but
+ * only when it can replay the body: a stream cannot be replayed, so that failure reaches the retry
+ * loop, which counts it. One attempt is exactly one request on the wire, a row's `attempts` equals
+ * the requests the server received, and connections are still kept alive (a connection of its
+ * own per call was measured 18% slower on 2,000 loopback calls; the stream costs about 3%). The
+ * body goes out with `transfer-encoding: chunked` on HTTP/1.1 (HTTP/2 has no such header).
  *
  * @module
  */
@@ -51,6 +52,19 @@ export interface JsonReply {
 
 /** Statuses retried by default when a target sets no `retry_status_codes`. */
 export const DEFAULT_RETRY_STATUS_CODES: readonly number[] = [408, 429, 500, 502, 503, 504];
+
+const encoder = new TextEncoder();
+
+/** `text` as a stream of one chunk: a body `fetch` cannot replay on its own. */
+function oneChunk(text: string): ReadableStream<Uint8Array> {
+  const bytes = encoder.encode(text);
+  return new ReadableStream({
+    start(controller) {
+      controller.enqueue(bytes);
+      controller.close();
+    },
+  });
+}
 
 /**
  * POSTs `body` as JSON to `url` and parses the JSON reply.
@@ -86,27 +100,21 @@ export async function postJson(
   const safe = (text: string) => redactText(text, secrets);
   let response: Response;
   let text: string;
-  // No pooled connection, so no hidden re-send: one call is one request (see the module doc).
-  const client = Deno.createHttpClient({ poolMaxIdlePerHost: 0 });
   try {
-    try {
-      response = await doFetch(url, {
-        method: "POST",
-        headers: { "content-type": "application/json", ...options.headers },
-        body: JSON.stringify(body),
-        signal,
-        client,
-      });
-    } catch (error) {
-      throw fetchFailure(error, signal, label, safe);
-    }
-    try {
-      text = await response.text();
-    } catch (error) {
-      throw fetchFailure(error, signal, label, safe, response.status);
-    }
-  } finally {
-    client.close();
+    response = await doFetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...options.headers },
+      // A stream cannot be replayed, so fetch never re-sends it unseen (see the module doc).
+      body: oneChunk(JSON.stringify(body)),
+      signal,
+    });
+  } catch (error) {
+    throw fetchFailure(error, signal, label, safe);
+  }
+  try {
+    text = await response.text();
+  } catch (error) {
+    throw fetchFailure(error, signal, label, safe, response.status);
   }
   if (!response.ok) {
     const status = response.status;

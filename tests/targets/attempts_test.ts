@@ -42,9 +42,17 @@ function startDroppingServer(faultEvery: number) {
       for (;;) {
         let end: number;
         while ((end = buffered.indexOf("\r\n\r\n")) < 0) if (!await more()) return;
-        const length = Number(/content-length: *(\d+)/i.exec(buffered.slice(0, end))?.[1] ?? 0);
-        while (buffered.length < end + 4 + length) if (!await more()) return;
-        buffered = buffered.slice(end + 4 + length);
+        const head = buffered.slice(0, end);
+        if (/transfer-encoding: *chunked/i.test(head)) {
+          // A chunked body ends with the zero-length chunk.
+          let last: number;
+          while ((last = buffered.indexOf("\r\n0\r\n\r\n", end)) < 0) if (!await more()) return;
+          buffered = buffered.slice(last + 7);
+        } else {
+          const length = Number(/content-length: *(\d+)/i.exec(head)?.[1] ?? 0);
+          while (buffered.length < end + 4 + length) if (!await more()) return;
+          buffered = buffered.slice(end + 4 + length);
+        }
         requests++;
         if (requests % faultEvery === 0) return; // read it, then drop the connection
         await conn.write(reply);
