@@ -30,31 +30,24 @@ export function checkJudgeDirs(
   options: { evalDir: string; root: string },
 ): Finding[] {
   const findings: Finding[] = [];
-  const check = (cwd: unknown, at: PathKey[]) => {
-    if (typeof cwd !== "string") return;
-    const wanted = resolve(options.evalDir, cwd);
+  /** A `cwd` folder or a module file of a code judge must lie inside the root. */
+  const inside = (kind: "cwd" | "module", value: unknown, at: PathKey[]) => {
+    if (typeof value !== "string") return;
+    const wanted = resolve(options.evalDir, value);
     if (isInside(wanted, options.root)) return;
+    const [what, fix] = kind === "cwd"
+      ? ["a folder", "use a path inside it"]
+      : ["a file", "move the judge inside it"]; // its worker may read nothing else
     findings.push({
       severity: "error",
       path: at,
       atKey: false,
       message:
-        `cwd '${cwd}' of the code judge resolves to ${wanted}, outside the dataset root ${options.root}; expected a folder inside the root; use a path inside it (or pass --root with a wider folder)`,
+        `${kind} '${value}' of the code judge resolves to ${wanted}, outside the dataset root ${options.root}; expected ${what} inside the root; ${fix} (or pass --root with a wider folder)`,
     });
   };
-  // A module judge's file must lie inside the root (its worker may read nothing else).
-  const checkModule = (module: unknown, at: PathKey[]) => {
-    if (typeof module !== "string") return;
-    const wanted = resolve(options.evalDir, module);
-    if (isInside(wanted, options.root)) return;
-    findings.push({
-      severity: "error",
-      path: at,
-      atKey: false,
-      message:
-        `module '${module}' of the code judge resolves to ${wanted}, outside the dataset root ${options.root}; expected a file inside the root; move the judge inside it (or pass --root with a wider folder)`,
-    });
-  };
+  const check = (cwd: unknown, at: PathKey[]) => inside("cwd", cwd, at);
+  const checkModule = (module: unknown, at: PathKey[]) => inside("module", module, at);
   list.forEach((config, i) => {
     const at: PathKey[] = [...path, i];
     const record = config as unknown as Record<string, unknown>;
