@@ -7,6 +7,7 @@
  */
 import { basename, dirname, extname, join, resolve } from "node:path";
 import type { LoadedEvalSet } from "../runner/run_eval.ts";
+import { CONFIG_FILE } from "../loader/config.ts";
 import { TARGETS_FILE_NAMES } from "../targets/targets_file.ts";
 import { UsageError } from "./command.ts";
 
@@ -42,9 +43,7 @@ export async function runInputs(
     }
     for (let dir = resolve(set.evalDir);;) {
       for (const name of TARGETS_FILE_NAMES) add(join(dir, ".agentv", name), "targets file");
-      for (const name of ["config.yaml", "config.yml"]) {
-        add(join(dir, ".agentv", name), "config file");
-      }
+      add(join(dir, CONFIG_FILE), "config file");
       add(join(dir, ".env"), ".env file");
       const parent = dirname(dir);
       if (dir === resolve(set.root) || parent === dir) break;

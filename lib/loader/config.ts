@@ -23,6 +23,9 @@ export interface GuidelineConfig {
   diagnostics: Diagnostic[];
 }
 
+/** Where a config file lives, relative to a folder between the eval file and the root. */
+export const CONFIG_FILE = ".agentv/config.yaml";
+
 /**
  * Finds and reads the nearest `.agentv/config.yaml` between `evalDir` and `root`. A config that
  * cannot be used is reported (error diagnostics on the config file) and the default patterns
@@ -37,7 +40,7 @@ export interface GuidelineConfig {
  */
 export async function loadGuidelineConfig(evalDir: string, root: string): Promise<GuidelineConfig> {
   // A symlink, FIFO or device is found too, and refused below with a diagnostic.
-  const file = await findUpward(evalDir, root, [".agentv/config.yaml"], {
+  const file = await findUpward(evalDir, root, [CONFIG_FILE], {
     accept: isNonFolderEntry,
   });
   if (!file) return { patterns: DEFAULT_GUIDELINE_PATTERNS, diagnostics: [] };
