@@ -103,7 +103,30 @@ export type {
   CodeJudgePayload,
   CodeJudgeResult,
 } from "./lib/evaluators/code_judge_types.ts";
-export { readResults, type ReadResultsOutput } from "./lib/report/read_results.ts";
+export {
+  parseResults,
+  type ParseResultsOptions,
+  readResults,
+  type ReadResultsOutput,
+} from "./lib/report/read_results.ts";
+export { ResultsWriteError } from "./lib/report/results_writer.ts";
+export {
+  createRunRecorder,
+  type RowRedactor,
+  type RunRecorder,
+  type RunRecorderOptions,
+} from "./lib/report/recorder.ts";
+export { readRunRecord, RunRecordError, runRecordPath } from "./lib/report/run_record.ts";
+export {
+  type DatasetFileRecord,
+  RUN_RECORD_VERSION,
+  type RunOptionsRecord,
+  type RunRecord,
+  runRecordJsonSchema,
+  type RunStatus,
+  type RunTargetRecord,
+  type SummaryFailure,
+} from "./lib/schema/run_record.ts";
 export {
   type EvaluatorMean,
   type HistogramBin,
@@ -185,3 +208,56 @@ export type {
   JudgeReply,
   JudgeRequest,
 } from "./lib/evaluators/types.ts";
+export {
+  type CasePair,
+  type EvaluatorDelta,
+  type PairOutcome,
+  pairRuns,
+  type PairRunsOptions,
+  type RunPairing,
+  type UnpairedCase,
+  type VerdictFlip,
+} from "./lib/compare/pair.ts";
+export {
+  type CompareLabels,
+  type CompareVerdict,
+  type ComparisonSummary,
+  type EvaluatorSummary as CompareEvaluatorSummary,
+  type FlipEntry,
+  summarizeComparison,
+  type SummarizeOptions as CompareSummaryOptions,
+} from "./lib/compare/summary.ts";
+export {
+  bootstrapMeanInterval,
+  type BootstrapOptions,
+  type ConfidenceInterval,
+  signTest,
+  type SignTestResult,
+  type WilcoxonResult,
+  wilcoxonSignedRank,
+} from "./lib/compare/statistics.ts";
+export {
+  type CompareStyle,
+  renderCompareText,
+  type RenderTextOptions,
+} from "./lib/compare/render_text.ts";
+export { renderCompareMarkdown } from "./lib/compare/render_markdown.ts";
+export {
+  type CompareJson,
+  compareToJson,
+  type MatchedJson,
+  type UnpairedJson,
+} from "./lib/compare/compare_json.ts";
+export { type CompareHtmlOptions, renderCompareHtml } from "./lib/compare/compare_html.ts";
+export { type JunitReportOptions, renderJunitReport } from "./lib/report/junit.ts";
+export { type MarkdownReportOptions, renderMarkdownReport } from "./lib/report/markdown.ts";
+export {
+  type AnnotationOptions,
+  type CaseSourceLocation,
+  renderAnnotations,
+} from "./lib/report/annotations.ts";
+export {
+  type HtmlCaseDetails,
+  type HtmlReportOptions,
+  renderHtmlReport,
+} from "./lib/report/html/render_html_report.ts";

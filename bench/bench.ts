@@ -1,11 +1,13 @@
 /**
- * `deno task bench`: the loader benchmarks (`load_bench.ts`) and the runner benchmarks
- * (`run_bench.ts`, each in its own subprocess). Prints measured values against their bars and
- * exits non-zero when a bar is missed.
+ * `deno task bench`: the loader benchmarks (`load_bench.ts`), the runner benchmarks
+ * (`run_bench.ts`, each in its own subprocess) and the whole-process CLI benchmarks
+ * (`cli_bench.ts`: the CLI spawned as a user runs it, against floors measured in the same run).
+ * Prints measured values against their bars and exits non-zero when a bar is missed.
  *
  * @module
  */
 import { benchLoader } from "./load_bench.ts";
+import { benchCli } from "./cli_bench.ts";
 import { type BenchRow, benchRunner, formatTable } from "./run_bench.ts";
 
 const loader = await benchLoader();
@@ -32,6 +34,7 @@ const rows: BenchRow[] = [
     ok: loader.stream.rssDeltaMb < 100,
   },
   ...await benchRunner(),
+  ...await benchCli(),
 ];
 console.log(formatTable(rows));
 if (!rows.every((r) => r.ok)) Deno.exit(1);

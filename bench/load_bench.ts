@@ -49,7 +49,7 @@ export interface BenchOptions {
  * inline rubrics, every 3rd its own evaluators, every 7th an `execution` override and every
  * 10th file references (a guideline and an attachment).
  */
-function caseRecord(i: number): Record<string, unknown> {
+export function caseRecord(i: number): Record<string, unknown> {
   const record: Record<string, unknown> = {
     id: `case-${i}`,
     expected_outcome: `Explains how to reset the password and stays polite (ticket ${i})`,
@@ -106,6 +106,7 @@ function yamlCase(i: number): string {
 `;
 }
 
+/** Writes the bench datasets into `dir`: `cases.jsonl` and `suite.yaml`. */
 export async function writeFixtures(dir: string, jsonlCases: number, yamlCases: number) {
   await Deno.mkdir(join(dir, ".agentv"), { recursive: true });
   await Deno.mkdir(join(dir, "snippets"), { recursive: true });

@@ -6,15 +6,16 @@
  * @module
  */
 import denoJson from "../../deno.json" with { type: "json" };
-import { EvalLoadError } from "../loader/errors.ts";
-import { redactText } from "../targets/redact.ts";
-import { escapeControl } from "../text/escape_control.ts";
 import { suggest } from "../text/suggest.ts";
-import { parseCommandArgs } from "./args.ts";
-import { type Command, type CommandIO, UsageError } from "./command.ts";
+import {
+  type Command,
+  type CommandInfo,
+  type CommandIO,
+  type LazyCommand,
+  UsageError,
+} from "./command.ts";
 import { COMMANDS } from "./commands.ts";
 import { formatCommandHelp, formatMainHelp, formatShortUsage } from "./help.ts";
-import { createPaint, createSourceReader, renderDiagnostics } from "./render.ts";
 
 /** The agentv version (from `deno.json`). */
 export const VERSION: string = denoJson.version;
@@ -24,14 +25,15 @@ export const EXIT_INTERNAL = 70;
 
 /** Options for {@link runCli}. */
 export interface RunCliOptions {
-  /** The commands to dispatch to (default: the static list in `commands.ts`). */
-  commands?: readonly Command[];
+  /** The commands to dispatch to (default: the registry in `commands.ts`). */
+  commands?: readonly (Command | LazyCommand)[];
 }
 
 /**
  * Runs the agentv CLI with `args` (without the program name) against `io`, resolving to the exit
  * code: 0 ok, 1 ran and failed / invalid files, 2 usage, config or dataset error, 130 interrupted,
- * 70 internal error.
+ * 70 internal error. Only the command that runs is imported (with the argument parser): `--version`
+ * and `--help` import no command, no `node:` module and no npm package.
  *
  * @example
  * ```ts
@@ -66,7 +68,7 @@ export async function runCli(
     }
     if (first === "help") {
       const found = findCommand(args.slice(1), commands);
-      io.stdout(formatCommandHelp(found.command));
+      io.stdout(formatCommandHelp(await loadCommand(found.command)));
       return 0;
     }
     if (first.startsWith("-")) {
@@ -77,7 +79,8 @@ export async function runCli(
       );
     }
     const found = findCommand(args, commands);
-    command = found.command;
+    command = await loadCommand(found.command);
+    const { parseCommandArgs } = await import("./args.ts");
     const parsed = parseCommandArgs(args.slice(found.words), command.options, {
       command: command.name,
     });
@@ -88,16 +91,21 @@ export async function runCli(
     delete parsed.values.help;
     return await command.run(parsed, io);
   } catch (error) {
-    return reportError(error, io, command);
+    return await reportError(error, io, command);
   }
 }
 
+/** The command itself: a registry entry's module is imported now. */
+function loadCommand(command: Command | LazyCommand): Promise<Command> {
+  return "load" in command ? command.load() : Promise.resolve(command);
+}
+
 /** Finds the command named by the first one or two words of `args`. */
-function findCommand(
+function findCommand<C extends CommandInfo>(
   args: string[],
-  commands: readonly Command[],
-): { command: Command; words: number } {
-  const byName = new Map<string, Command>();
+  commands: readonly C[],
+): { command: C; words: number } {
+  const byName = new Map<string, C>();
   for (const c of commands) {
     byName.set(c.name, c);
     for (const alias of c.aliases ?? []) byName.set(alias, c);
@@ -132,8 +140,22 @@ function findCommand(
   );
 }
 
-/** Prints an error the right way for its kind and returns the exit code. */
-function reportError(error: unknown, io: CommandIO, command: Command | undefined): number {
+/**
+ * Prints an error the right way for its kind and returns the exit code. The renderer is imported
+ * here, on the error path only.
+ */
+async function reportError(
+  error: unknown,
+  io: CommandIO,
+  command: Command | undefined,
+): Promise<number> {
+  const [{ EvalLoadError }, { redactText }, { escapeControl }, render] = await Promise.all([
+    import("../loader/errors.ts"),
+    import("../targets/redact.ts"),
+    import("../text/escape_control.ts"),
+    import("./render.ts"),
+  ]);
+  const { createPaint, createSourceReader, renderDiagnostics } = render;
   const paint = createPaint(io.color);
   const prefix = paint.red(paint.bold("error"));
   if (error instanceof UsageError) {

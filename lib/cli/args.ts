@@ -9,13 +9,7 @@ import { parseArgs } from "node:util";
 import { suggest } from "../text/suggest.ts";
 import type { OptionSpec, ParsedArgs } from "./command.ts";
 import { UsageError } from "./command.ts";
-
-/** The `--help` / `-h` option every command accepts (added by the dispatcher). */
-export const HELP_OPTION: OptionSpec = {
-  type: "boolean",
-  short: "h",
-  description: "Show help for this command",
-};
+import { HELP_OPTION } from "./help.ts";
 
 /** Options for {@link parseCommandArgs}. */
 export interface ParseCommandArgsOptions {
@@ -109,25 +103,4 @@ function optionSpellings(specs: Record<string, OptionSpec>): string[] {
     if (spec.short) names.push(`-${spec.short}`);
   }
   return names;
-}
-
-/**
- * Formats a command's options as aligned help lines (`  -h, --help  Show help`).
- *
- * @example
- * ```ts
- * formatOptions({ json: { type: "boolean", description: "Print JSON" } });
- * // "      --json  Print JSON\n  -h, --help  Show help for this command"
- * ```
- */
-export function formatOptions(options: Record<string, OptionSpec>): string {
-  const rows: [string, string][] = [];
-  for (const [name, spec] of Object.entries({ ...options, help: HELP_OPTION })) {
-    const short = spec.short ? `-${spec.short}, ` : "    ";
-    const value = spec.type === "string" ? ` ${spec.valueName ?? "VALUE"}` : "";
-    const repeat = spec.multiple ? " (repeatable)" : "";
-    rows.push([`${short}--${name}${value}`, `${spec.description}${repeat}`]);
-  }
-  const width = Math.max(...rows.map(([left]) => left.length));
-  return rows.map(([left, right]) => `  ${left.padEnd(width)}  ${right}`).join("\n");
 }

@@ -28,6 +28,16 @@ export interface CommandIO {
    * timestamps and the default results file name read it, so tests can fix it.
    */
   now(): number;
+  /**
+   * The terminal width in columns, read at every redraw of the live progress line (default:
+   * `Deno.consoleSize()`, 80 when unknown).
+   */
+  columns?(): number;
+  /**
+   * Starts a repeating timer and returns the function that stops it (default: `setInterval`);
+   * the live progress line redraws with it, so tests can tick it by hand.
+   */
+  startTimer?(ms: number, fn: () => void): () => void;
 }
 
 /** An option of a command, in `node:util` `parseArgs` form plus help text. */
@@ -52,14 +62,27 @@ export interface ParsedArgs {
   positionals: string[];
 }
 
-/** A CLI command. */
-export interface Command {
+/** What `agentv --help` shows of a command: known without loading the command's module. */
+export interface CommandInfo {
   /** Name as typed (`validate`, `run`, `generate rubrics`). */
   name: string;
   /** Other names (`eval` for `run`). */
   aliases?: string[];
   /** One line for `agentv --help`. */
   summary: string;
+}
+
+/**
+ * A command of the registry (`commands.ts`): its info, and its module, imported on first use so
+ * that `agentv --version` and `agentv --help` load no command (and no npm package).
+ */
+export interface LazyCommand extends CommandInfo {
+  /** Imports the command's module and returns the command. */
+  load(): Promise<Command>;
+}
+
+/** A CLI command. */
+export interface Command extends CommandInfo {
   /** Usage line, e.g. `agentv validate <file|folder|glob>... [options]`. */
   usage: string;
   /** Options by long name. `--help` is added by the dispatcher. */

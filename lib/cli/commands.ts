@@ -1,18 +1,70 @@
 /**
- * The static list of agentv commands (static so `deno compile` bundles every command).
+ * The registry of agentv commands: what `agentv --help` lists, and where each command lives. A
+ * command's module (and everything it imports: loader, runner, npm packages) is imported only
+ * when that command runs, so `--version` and `--help` start as fast as Deno itself. The imports
+ * are string literals, so `deno compile` still bundles every command.
  *
  * @module
  */
-import type { Command } from "./command.ts";
-import { generateCommand } from "./generate.ts";
-import { runCommand } from "./run.ts";
-import { trustCommand } from "./trust.ts";
-import { validateCommand } from "./validate.ts";
+import type { CommandInfo, LazyCommand } from "./command.ts";
 
 /** Every command, in the order `agentv --help` lists them. */
-export const COMMANDS: readonly Command[] = [
-  runCommand,
-  validateCommand,
-  trustCommand,
-  generateCommand,
+export const COMMANDS: readonly LazyCommand[] = [
+  {
+    name: "run",
+    aliases: ["eval"],
+    summary: "Run eval cases against their targets, score them and write results",
+    load: async () => (await import("./run.ts")).runCommand,
+  },
+  {
+    name: "validate",
+    summary: "Check eval files, targets and config without running anything",
+    load: async () => (await import("./validate.ts")).validateCommand,
+  },
+  {
+    name: "compare",
+    summary:
+      "Compare two results files: wins, losses, verdict flips, and whether the change is real",
+    load: async () => (await import("./compare.ts")).compareCommand,
+  },
+  {
+    name: "report",
+    summary: "Render a results file as JUnit XML, Markdown, HTML or JSON",
+    load: async () => (await import("./report.ts")).reportCommand,
+  },
+  {
+    name: "init",
+    summary: "Start an agentv project: targets, config, an example eval file and a CI workflow",
+    load: async () => (await import("./init.ts")).initCommand,
+  },
+  {
+    name: "trust",
+    summary: "Allow the commands a dataset defines (code judge scripts, cli targets) to run",
+    load: async () => (await import("./trust.ts")).trustCommand,
+  },
+  {
+    name: "generate rubrics",
+    summary: "Write rubrics derived from each case's expected_outcome into an eval file",
+    load: async () => (await import("./generate.ts")).generateCommand,
+  },
 ];
+
+/**
+ * The registry's info of command `name` (a command module spreads it into its definition, so
+ * the name and summary are written once).
+ *
+ * @example
+ * ```ts
+ * import { commandInfo } from "./commands.ts";
+ * commandInfo("run").aliases; // ["eval"]
+ * ```
+ */
+export function commandInfo(name: string): CommandInfo {
+  const entry = COMMANDS.find((c) => c.name === name);
+  if (!entry) throw new Error(`No command '${name}' in the registry`);
+  return {
+    name: entry.name,
+    ...(entry.aliases ? { aliases: [...entry.aliases] } : {}),
+    summary: entry.summary,
+  };
+}

@@ -19,11 +19,21 @@ let confinedTo: string[] | undefined;
 
 /**
  * Wraps `Deno.readFile`, `readTextFile`, `open` and `stat` (and their sync forms) so that a path
- * whose real location is outside `root` is refused with `NotCapable`, symlinks included.
+ * whose real location is outside `root` is refused with `NotCapable`, symlinks included. The
+ * files in `alsoRead` (named by the user, e.g. `--targets`) may be read too, and nothing beside.
  */
-export function confineReads(root: string): void {
+export function confineReads(root: string, alsoRead: readonly string[] = []): void {
   if (confinedTo) return;
   const roots = [root];
+  const files = new Set<string>();
+  for (const file of alsoRead) {
+    files.add(file);
+    try {
+      files.add(Deno.realPathSync(file));
+    } catch {
+      // missing: reading it fails anyway
+    }
+  }
   try {
     roots.push(Deno.realPathSync(root));
   } catch {
@@ -38,7 +48,7 @@ export function confineReads(root: string): void {
     } catch {
       return; // does not exist or not permitted: the real call reports it
     }
-    if (!roots.some((r) => isInside(real, r))) {
+    if (!files.has(real) && !roots.some((r) => isInside(real, r))) {
       throw new Deno.errors.NotCapable(
         `Refused to read "${given}": it resolves to "${real}", outside the dataset root "${root}"`,
       );

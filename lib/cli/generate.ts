@@ -19,6 +19,7 @@ import { resolveTarget } from "../targets/registry.ts";
 import { discoverTargetsFile, loadTargetsFile } from "../targets/targets_file.ts";
 import { reportUntrusted, trustStorePermission } from "./trust.ts";
 import { type Command, type CommandIO, type ParsedArgs, UsageError } from "./command.ts";
+import { commandInfo } from "./commands.ts";
 
 function str(values: ParsedArgs["values"], name: string): string | undefined {
   const v = values[name];
@@ -185,8 +186,7 @@ async function run(args: ParsedArgs, io: CommandIO): Promise<number> {
  * ```
  */
 export const generateCommand: Command = {
-  name: "generate rubrics",
-  summary: "Write rubrics derived from each case's expected_outcome into an eval file",
+  ...commandInfo("generate rubrics"),
   usage: "agentv generate rubrics <file> [--target NAME] [--dry-run]",
   options: {
     target: {

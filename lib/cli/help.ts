@@ -1,10 +1,17 @@
 /**
- * Help texts: the top-level `agentv --help` and each command's `--help`.
+ * Help texts: the top-level `agentv --help` and each command's `--help`. Imports nothing but
+ * types: `agentv --help` must not pay for `node:util` or any command.
  *
  * @module
  */
-import { formatOptions } from "./args.ts";
-import type { Command } from "./command.ts";
+import type { Command, CommandInfo, OptionSpec } from "./command.ts";
+
+/** The `--help` / `-h` option every command accepts (added by the dispatcher). */
+export const HELP_OPTION: OptionSpec = {
+  type: "boolean",
+  short: "h",
+  description: "Show help for this command",
+};
 
 /**
  * The text of `agentv --help`: usage, the command list with summaries, global options.
@@ -14,7 +21,7 @@ import type { Command } from "./command.ts";
  * formatMainHelp([], "0.1.0").startsWith("agentv 0.1.0"); // true
  * ```
  */
-export function formatMainHelp(commands: readonly Command[], version: string): string {
+export function formatMainHelp(commands: readonly CommandInfo[], version: string): string {
   const names = commands.map((c) =>
     c.aliases?.length ? `${c.name} (${c.aliases.join(", ")})` : c.name
   );
@@ -72,4 +79,25 @@ export function formatShortUsage(command: Command | undefined): string {
     return `Usage: ${command.usage}\nRun 'agentv ${command.name} --help' for the options.\n`;
   }
   return "Usage: agentv <command> [arguments] [options]\nRun 'agentv --help' for the commands.\n";
+}
+
+/**
+ * Formats a command's options as aligned help lines (`  -h, --help  Show help`).
+ *
+ * @example
+ * ```ts
+ * formatOptions({ json: { type: "boolean", description: "Print JSON" } });
+ * // "      --json  Print JSON\n  -h, --help  Show help for this command"
+ * ```
+ */
+export function formatOptions(options: Record<string, OptionSpec>): string {
+  const rows: [string, string][] = [];
+  for (const [name, spec] of Object.entries({ ...options, help: HELP_OPTION })) {
+    const short = spec.short ? `-${spec.short}, ` : "    ";
+    const value = spec.type === "string" ? ` ${spec.valueName ?? "VALUE"}` : "";
+    const repeat = spec.multiple ? " (repeatable)" : "";
+    rows.push([`${short}--${name}${value}`, `${spec.description}${repeat}`]);
+  }
+  const width = Math.max(...rows.map(([left]) => left.length));
+  return rows.map(([left, right]) => `  ${left.padEnd(width)}  ${right}`).join("\n");
 }

@@ -10,10 +10,10 @@
  */
 import { loadEvalFile } from "../loader/load_eval_file.ts";
 import { validateEvalFile } from "../loader/validate_eval_file.ts";
-import { validateTargetsFile } from "../targets/targets_file.ts";
 import { confineReads } from "./confine_reads.ts";
-import { validateConfigFile } from "./validate_config.ts";
-import type { FileReport, WorkerRequest, WorkerResponse } from "./sandbox.ts";
+import type { CaseTargetChecker } from "../runner/check_case_targets.ts";
+import { displayPath } from "./render.ts";
+import type { FileReport, TargetCheck, WorkerRequest, WorkerResponse } from "./sandbox.ts";
 
 /** The worker's global scope, as far as this module uses it. */
 const scope = globalThis as unknown as {
@@ -23,18 +23,48 @@ const scope = globalThis as unknown as {
 
 async function handle(request: WorkerRequest): Promise<unknown> {
   const { path, root, verbose } = request;
-  confineReads(root);
+  confineReads(root, request.alsoRead);
   if (request.op === "load") return await loadEvalFile(path, { root, verbose });
+  // Targets and config checks (and their schemas) are imported only when such a file comes up.
   if (request.kind === "targets") {
+    const { validateTargetsFile } = await import("../targets/targets_file.ts");
     const report = await validateTargetsFile(path, { root });
     return { ...report, kind: "targets", cases: 0 } satisfies FileReport;
   }
   if (request.kind === "config") {
+    const { validateConfigFile } = await import("./validate_config.ts");
     const report = await validateConfigFile(path, { root });
     return { ...report, kind: "config", cases: 0 } satisfies FileReport;
   }
-  const report = await validateEvalFile(path, { root, verbose });
+  const { targets, ...report } = await validateEvalFile(path, { root, verbose });
+  if (request.check && targets.length > 0) {
+    // Every case's target must exist in the targets file that applies, as `run` requires.
+    const diagnostics = await targetChecker(request.check)({ file: path, root, targets });
+    report.diagnostics.push(...diagnostics);
+    if (diagnostics.length > 0) report.valid = false;
+  }
   return { ...report, kind: "eval" } satisfies FileReport;
+}
+
+const checkers = new Map<string, CaseTargetChecker>();
+
+/** One checker per set of options, so each targets file is read once per worker. */
+function targetChecker(check: TargetCheck): CaseTargetChecker {
+  const key = JSON.stringify([check.targetsFile, check.targetOverride, check.cwd]);
+  let checker = checkers.get(key);
+  if (!checker) {
+    // The check (and the targets schema) is imported on first use, then kept.
+    const loading = import("../runner/check_case_targets.ts").then((m) =>
+      m.createCaseTargetChecker({
+        ...(check.targetsFile !== undefined ? { targetsFile: check.targetsFile } : {}),
+        ...(check.targetOverride !== undefined ? { targetOverride: check.targetOverride } : {}),
+        displayPath: (p) => displayPath(p, check.cwd),
+      })
+    );
+    checker = async (evalFile) => (await loading)(evalFile);
+    checkers.set(key, checker);
+  }
+  return checker;
 }
 
 scope.onmessage = async (event) => {

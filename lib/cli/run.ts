@@ -4,33 +4,28 @@
  * code is the CI gate: 0 passed, 1 failed (errors, `fail` verdicts, a missed `--threshold`, or
  * invalid cases skipped), 2 usage/config/dataset error before anything ran, 130 interrupted.
  *
+ * This module only parses the arguments and finds the files: it starts the sandbox workers, then
+ * imports the runner (`run_execute.ts`) while they start, so a run pays for its imports once.
+ *
  * @module
  */
 import { resolve } from "node:path";
 import { discoverEvalFiles } from "../loader/discover.ts";
-import { EvalLoadError } from "../loader/errors.ts";
-import { globProblem } from "../loader/glob.ts";
-import { createProgressReporter, renderSummary } from "../report/console.ts";
-import { ResultsWriteError } from "../report/results_writer.ts";
-import { runPassed } from "../report/summary.ts";
-import { RunConfigError } from "../runner/errors.ts";
-import { UntrustedDatasetError } from "../runner/run_permission.ts";
-import {
-  defaultResultsPath,
-  isSkippedCaseDiagnostic,
-  type LoadedEvalSet,
-  runEval,
-} from "../runner/run_eval.ts";
-import type { Diagnostic } from "../schema/eval_case.ts";
-import { TargetConfigError, TargetsFileError } from "../targets/errors.ts";
 import { type Command, type CommandIO, type ParsedArgs, UsageError } from "./command.ts";
-import { createPaint, createSourceReader, displayPath, renderDiagnostics } from "./render.ts";
-import { refuseOutputOverInput, runInputs } from "./run_inputs.ts";
-import { Sandbox, sandboxRoot } from "./sandbox.ts";
-import { trustHint, trustStorePermission } from "./trust.ts";
+import { commandInfo } from "./commands.ts";
+import { parseReportSpecs, REPORT_OPTION, type ReportSpec } from "./report_specs.ts";
+import { type LoadedEvalFile, Sandbox, sandboxRoot } from "./sandbox.ts";
+
+/** An eval file of the run, being loaded in the sandbox of its dataset root. */
+export interface RunInput {
+  /** Absolute path of the eval file. */
+  file: string;
+  /** The load, started as soon as the sandbox was (rejects with `EvalLoadError`). */
+  loaded: Promise<LoadedEvalFile>;
+}
 
 /** Validated options of one `agentv run`. */
-interface RunArgs {
+export interface RunArgs {
   paths: string[];
   target?: string;
   targets?: string;
@@ -41,11 +36,13 @@ interface RunArgs {
   out?: string;
   dryRun: boolean;
   allowRun: boolean;
+  keepWorkspaces: boolean;
   threshold?: number;
   root?: string;
   verbose: boolean;
   quiet: boolean;
   json: boolean;
+  reports: ReportSpec[];
 }
 
 function str(values: ParsedArgs["values"], name: string): string | undefined {
@@ -72,14 +69,8 @@ function number(
 }
 
 /** Reads and checks the command line. */
-function parseRunArgs(args: ParsedArgs): RunArgs {
+async function parseRunArgs(args: ParsedArgs): Promise<RunArgs> {
   const v = args.values;
-  if (args.positionals.length === 0) {
-    throw new UsageError(
-      "No eval files given",
-      "name files, folders or globs: agentv run evals/ or agentv run 'evals/**/*.jsonl'",
-    );
-  }
   const workers = number(
     v,
     "workers",
@@ -94,14 +85,17 @@ function parseRunArgs(args: ParsedArgs): RunArgs {
     throw new UsageError("--quiet and --verbose cannot be used together");
   }
   const parsed: RunArgs = {
-    paths: args.positionals,
+    // No path: the eval files under the current folder (as `agentv init` lays them out).
+    paths: args.positionals.length > 0 ? args.positionals : ["."],
     workers,
     timeoutMs: Math.round(timeout * 1000),
     dryRun: v["dry-run"] === true,
     allowRun: v["allow-run"] === true,
+    keepWorkspaces: v["keep-workspaces"] === true,
     verbose: v.verbose === true,
     quiet: v.quiet === true,
     json: v.json === true,
+    reports: parseReportSpecs(v.report),
   };
   const optional: [keyof RunArgs, string][] = [
     ["target", "target"],
@@ -118,98 +112,13 @@ function parseRunArgs(args: ParsedArgs): RunArgs {
       (parsed as unknown as Record<string, unknown>)[key] = value;
     }
   }
-  const filterProblem = parsed.filter === undefined ? undefined : globProblem(parsed.filter);
+  // The glob matcher (and its regex engine) is loaded only when --filter is given.
+  const filterProblem = parsed.filter === undefined
+    ? undefined
+    : (await import("../loader/glob.ts")).globProblem(parsed.filter);
   if (filterProblem !== undefined) throw new UsageError(`--filter: ${filterProblem}`);
   if (threshold !== undefined) parsed.threshold = threshold;
   return parsed;
-}
-
-/** Loads every eval file in the sandbox (one worker per dataset root). */
-async function loadFiles(
-  files: string[],
-  options: { root?: string; verbose: boolean; signal: AbortSignal },
-): Promise<LoadedEvalSet[]> {
-  const sandboxes = new Map<string, Sandbox>();
-  const sets: LoadedEvalSet[] = [];
-  const errors: Diagnostic[] = [];
-  try {
-    for (const file of files) {
-      const root = await sandboxRoot(file, { root: options.root });
-      let sandbox = sandboxes.get(root);
-      if (!sandbox) sandboxes.set(root, sandbox = new Sandbox(root));
-      try {
-        sets.push(await sandbox.load(file, { verbose: options.verbose, signal: options.signal }));
-      } catch (e) {
-        if (!(e instanceof EvalLoadError)) throw e;
-        errors.push(
-          ...(e.diagnostics.length > 0
-            ? e.diagnostics
-            : [{ severity: "error" as const, file, message: e.message }]),
-        );
-      }
-    }
-  } finally {
-    for (const s of sandboxes.values()) s.close();
-  }
-  if (errors.length > 0) {
-    throw new RunConfigError(
-      `Could not load ${new Set(errors.map((d) => d.file)).size} eval file(s); nothing ran`,
-      {
-        diagnostics: errors,
-        hint: "fix the errors above (agentv validate shows every problem)",
-      },
-    );
-  }
-  return sets;
-}
-
-/**
- * Prints why the results file could not be written (the run stopped scheduling cases) and
- * returns exit code 1: cases ran, but their results are not all recorded.
- */
-function reportWriteFailure(error: ResultsWriteError, io: CommandIO): number {
-  const paint = createPaint(io.color);
-  const notStarted = error.summary?.not_started ?? 0;
-  io.stderr(
-    `${paint.red(paint.bold("error"))}: ${error.message}\n` +
-      `${error.rowsWritten} row${error.rowsWritten === 1 ? " was" : "s were"} written and kept; ` +
-      `no case was started after the failure${
-        notStarted > 0 ? ` (${notStarted} not started)` : ""
-      }\n` +
-      `${paint.dim("hint")}: free space on that disk or pass --out with a writable path\n`,
-  );
-  return 1;
-}
-
-/** Prints a configuration error (diagnostics, message, hint) and returns exit code 2. */
-function reportConfigError(
-  error: RunConfigError | TargetConfigError | TargetsFileError,
-  io: CommandIO,
-): number {
-  const paint = createPaint(io.color);
-  const diagnostics = error instanceof TargetConfigError ? [] : error.diagnostics;
-  if (diagnostics.length > 0) {
-    io.stderr(
-      renderDiagnostics(diagnostics, {
-        cwd: io.cwd,
-        color: io.color,
-        sourceLines: createSourceReader(),
-      }) +
-        "\n",
-    );
-  }
-  if (!(error instanceof TargetsFileError)) {
-    io.stderr(`${paint.red(paint.bold("error"))}: ${error.message}\n`);
-  } else if (diagnostics.length === 0) {
-    io.stderr(`${paint.red(paint.bold("error"))}: ${error.message}\n`);
-  }
-  const hint = error instanceof UntrustedDatasetError
-    ? trustHint(error, io)
-    : error instanceof TargetsFileError
-    ? undefined
-    : error.hint;
-  if (hint) io.stderr(`${paint.dim("hint")}: ${hint}\n`);
-  return 2;
 }
 
 /**
@@ -222,121 +131,52 @@ function reportConfigError(
  * ```
  */
 async function run(args: ParsedArgs, io: CommandIO): Promise<number> {
-  const opts = parseRunArgs(args);
-  const progressOut = opts.json ? io.stderr : io.stdout;
-  const log = (text: string) => {
-    if (opts.verbose) progressOut(text + "\n");
-  };
-  try {
-    const discovered = await discoverEvalFiles(opts.paths, { cwd: io.cwd });
-    if (discovered.problems.length > 0) {
-      throw new UsageError(
-        discovered.problems.join("\n"),
-        "name eval files (.yaml, .yml, .jsonl), folders holding them, or globs",
-      );
-    }
-    if (discovered.files.length === 0) {
-      throw new UsageError(
-        `No eval files found in ${opts.paths.map((p) => `'${p}'`).join(", ")}`,
-        "eval files end in .yaml, .yml or .jsonl",
-      );
-    }
-    const root = opts.root === undefined ? undefined : resolve(io.cwd, opts.root);
-    const files = discovered.files.map((f) => resolve(io.cwd, f));
-    const sets = await loadFiles(files, {
-      ...(root !== undefined ? { root } : {}),
-      verbose: opts.verbose,
-      signal: io.signal,
-    });
-    for (const set of sets) {
-      log(
-        `Loaded ${set.cases.length} case${set.cases.length === 1 ? "" : "s"} from ${
-          displayPath(set.file, io.cwd)
-        } (dataset root ${displayPath(set.root, io.cwd)})`,
-      );
-    }
-    // Warnings that did not skip a case (skipped ones are listed in the summary).
-    const warnings = sets.flatMap((s) =>
-      (s.diagnostics ?? []).filter((d) => d.severity === "warning" && !isSkippedCaseDiagnostic(d))
+  const opts = await parseRunArgs(args);
+  const discovered = await discoverEvalFiles(opts.paths, { cwd: io.cwd });
+  if (discovered.problems.length > 0) {
+    throw new UsageError(
+      discovered.problems.join("\n"),
+      "name eval files (.yaml, .yml, .jsonl), folders holding them, or globs",
     );
-    if (warnings.length > 0 && !opts.quiet) {
-      io.stderr(renderDiagnostics(warnings, { cwd: io.cwd, color: io.color }) + "\n");
+  }
+  if (discovered.files.length === 0) {
+    throw new UsageError(
+      `No eval files found in ${opts.paths.map((p) => `'${p}'`).join(", ")}`,
+      "eval files end in .yaml, .yml or .jsonl",
+    );
+  }
+  const root = opts.root === undefined ? undefined : resolve(io.cwd, opts.root);
+  const files = discovered.files.map((f) => resolve(io.cwd, f));
+  // One sandbox worker per dataset root, started now: the workers import the loader on their
+  // own threads while this thread imports the runner (`run_execute.ts`), and then load the files.
+  const sandboxes = new Map<string, Sandbox>();
+  try {
+    const inputs: RunInput[] = [];
+    const loads = new Map<Sandbox, Promise<LoadedEvalFile>[]>();
+    for (const file of files) {
+      const fileRoot = await sandboxRoot(file, { root });
+      let sandbox = sandboxes.get(fileRoot);
+      if (!sandbox) sandboxes.set(fileRoot, sandbox = new Sandbox(fileRoot));
+      const loaded = sandbox.load(file, { verbose: opts.verbose, signal: io.signal });
+      inputs.push({ file, loaded });
+      loads.set(sandbox, [...loads.get(sandbox) ?? [], loaded]);
     }
-    const first = sets.find((s) => s.cases.length > 0) ?? sets[0];
-    const out = opts.out ??
-      defaultResultsPath(first.root, first.cases[0]?.dataset ?? "results", io.now());
-    if (opts.out !== undefined) {
-      const targets = opts.targets === undefined ? {} : { targets: resolve(io.cwd, opts.targets) };
-      await refuseOutputOverInput(resolve(io.cwd, out), await runInputs(sets, targets), opts.out);
+    // Awaited (and their errors reported) by `executeRun`; a worker is closed once its files are
+    // loaded, so its memory is not held during the run.
+    for (const [sandbox, pending] of loads) {
+      Promise.allSettled(pending).then(() => sandbox.close());
     }
-
-    const progress = createProgressReporter({
-      write: progressOut,
-      isTTY: opts.json ? false : io.isTTY,
-      color: io.color,
-      quiet: opts.quiet,
-      verbose: opts.verbose,
-      cwd: io.cwd,
-      now: io.now,
-    });
-    const result = await runEval({
-      sets,
-      ...(opts.target !== undefined ? { targetOverride: opts.target } : {}),
-      ...(opts.targets !== undefined ? { targetsFile: opts.targets } : {}),
-      ...(opts.judgeTarget !== undefined ? { judgeTarget: opts.judgeTarget } : {}),
-      workers: opts.workers,
-      timeoutMs: opts.timeoutMs,
-      ...(opts.filter !== undefined ? { filter: opts.filter } : {}),
-      out,
-      dryRun: opts.dryRun,
-      env: io.envAll(),
-      cwd: io.cwd,
-      signal: io.signal,
-      now: io.now,
-      allowRun: opts.allowRun || await trustStorePermission(io),
-      onEvent: progress.onEvent,
-      verbose: opts.verbose,
-      keepRows: false,
-    }).catch((e) => {
-      if (e instanceof ResultsWriteError) return e;
-      throw e;
-    });
-    progress.finish();
-    if (result instanceof ResultsWriteError) return reportWriteFailure(result, io);
-    const { summary } = result;
-    if (opts.json) io.stdout(JSON.stringify(summary, null, 2) + "\n");
-    else {
-      io.stdout(
-        (opts.quiet ? "" : "\n") +
-          renderSummary(summary, {
-            color: io.color,
-            cwd: io.cwd,
-            ...(opts.threshold !== undefined ? { threshold: opts.threshold } : {}),
-          }),
-      );
-    }
-    if (summary.interrupted) return 130;
-    return runPassed(summary, opts.threshold !== undefined ? { threshold: opts.threshold } : {})
-      ? 0
-      : 1;
-  } catch (error) {
-    if (
-      error instanceof RunConfigError || error instanceof TargetConfigError ||
-      error instanceof TargetsFileError
-    ) {
-      if (io.signal.aborted) return 130;
-      return reportConfigError(error, io);
-    }
-    throw error;
+    const { executeRun } = await import("./run_execute.ts");
+    return await executeRun(opts, inputs, io);
+  } finally {
+    for (const s of sandboxes.values()) s.close();
   }
 }
 
 /** The `run` command (alias `eval`). */
 export const runCommand: Command = {
-  name: "run",
-  aliases: ["eval"],
-  summary: "Run eval cases against their targets, score them and write results",
-  usage: "agentv run <file|folder|glob>... [options]",
+  ...commandInfo("run"),
+  usage: "agentv run [file|folder|glob]... [options] (default: the current folder)",
   options: {
     target: { type: "string", valueName: "NAME", description: "Use this target for every case" },
     targets: {
@@ -371,6 +211,11 @@ export const runCommand: Command = {
       description:
         "Run the commands the dataset defines (script code judges, cli targets) this once",
     },
+    "keep-workspaces": {
+      type: "boolean",
+      description:
+        "Keep each case's workspace in .agentv/workspaces/<run_id>/<case> (default: deleted)",
+    },
     threshold: {
       type: "string",
       valueName: "X",
@@ -378,8 +223,13 @@ export const runCommand: Command = {
     },
     root: { type: "string", valueName: "DIR", description: "Dataset root (default: discovered)" },
     verbose: { type: "boolean", short: "v", description: "Show targets, retries and loading" },
-    quiet: { type: "boolean", short: "q", description: "Print only the summary" },
+    quiet: {
+      type: "boolean",
+      short: "q",
+      description: "Print only the summary's counts (no progress, no list of failed cases)",
+    },
     json: { type: "boolean", description: "Print the summary as JSON on stdout" },
+    report: REPORT_OPTION,
   },
   run,
 };

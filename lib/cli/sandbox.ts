@@ -87,6 +87,19 @@ export function sandboxPermissions(roots: string[]): Deno.PermissionOptionsObjec
 
 const MODULE_URL = new URL(import.meta.url);
 
+/**
+ * With `validate`: check each valid case's target against the targets file that applies, as
+ * `run` will (the nearest `.agentv/targets.*` in the root, or `targetsFile`).
+ */
+export interface TargetCheck {
+  /** Targets file (absolute; `--targets`) for every eval file; the sandbox may read it. */
+  targetsFile?: string;
+  /** Target for every case instead of its own (`--target`). */
+  targetOverride?: string;
+  /** Paths in messages are shown relative to this folder. */
+  cwd: string;
+}
+
 /** A request to the worker (see `load_worker.ts`). */
 export type WorkerRequest = {
   id: number;
@@ -94,7 +107,10 @@ export type WorkerRequest = {
   kind: FileKind;
   path: string;
   root: string;
+  /** Files outside the root the worker may read (a `--targets` file). */
+  alsoRead: string[];
   verbose: boolean;
+  check?: TargetCheck;
 };
 
 /** A worker's answer. */
@@ -139,10 +155,15 @@ export class Sandbox {
   #failure: Error | undefined;
   #pending = new Map<number, Pending>();
   #nextId = 1;
+  #alsoRead: string[];
 
-  /** Creates a sandbox for `root` (an absolute path); the worker starts on first use. */
-  constructor(root: string) {
+  /**
+   * Creates a sandbox for `root` (an absolute path); the worker starts on first use.
+   * `alsoRead` lists files outside the root that the user named (a `--targets` file).
+   */
+  constructor(root: string, options: { alsoRead?: string[] } = {}) {
     this.root = root;
+    this.#alsoRead = [...options.alsoRead ?? []];
   }
 
   /**
@@ -159,10 +180,13 @@ export class Sandbox {
       .then((value) => value as LoadedEvalFile);
   }
 
-  /** Validates a file inside the sandbox; problems in the file never throw. */
+  /**
+   * Validates a file inside the sandbox; problems in the file never throw. With `check`, an eval
+   * file's cases are also checked against their targets (the report then has no `targets`).
+   */
   async validate(
     path: string,
-    options: { kind?: FileKind; verbose?: boolean; signal?: AbortSignal } = {},
+    options: { kind?: FileKind; verbose?: boolean; signal?: AbortSignal; check?: TargetCheck } = {},
   ): Promise<FileReport> {
     const kind = options.kind ?? "eval";
     if (kind !== "eval") {
@@ -177,10 +201,25 @@ export class Sandbox {
     const outside = await this.#outsideRoot(path);
     if (outside) return { file: path, kind, valid: false, cases: 0, diagnostics: [outside] };
     const value = await this.#call(
-      { op: "validate", kind, path, verbose: options.verbose },
+      {
+        op: "validate",
+        kind,
+        path,
+        verbose: options.verbose,
+        ...(options.check ? { check: options.check } : {}),
+      },
       options,
     );
     return value as FileReport;
+  }
+
+  /**
+   * Starts the worker now (it starts on first use otherwise): the worker imports the loader on
+   * its own thread, so a caller can start it first and import what it needs meanwhile.
+   */
+  async start(): Promise<void> {
+    this.#realRoot ??= await realPathOr(this.root);
+    this.#start();
   }
 
   /** Terminates the worker; pending requests are rejected. Safe to call twice. */
@@ -210,7 +249,7 @@ export class Sandbox {
   #start(): Worker {
     if (this.#failure) throw this.#failure;
     if (this.#worker) return this.#worker;
-    const roots = [this.root];
+    const roots = [this.root, ...this.#alsoRead];
     if (this.#realRoot && this.#realRoot !== this.root) roots.push(this.#realRoot);
     const worker = new Worker(new URL("./load_worker.ts", import.meta.url).href, {
       type: "module",
@@ -245,7 +284,13 @@ export class Sandbox {
   }
 
   #call(
-    request: { op: WorkerRequest["op"]; kind: FileKind; path: string; verbose?: boolean },
+    request: {
+      op: WorkerRequest["op"];
+      kind: FileKind;
+      path: string;
+      verbose?: boolean;
+      check?: TargetCheck;
+    },
     options: { signal?: AbortSignal },
   ): Promise<unknown> {
     const signal = options.signal;
@@ -272,7 +317,9 @@ export class Sandbox {
         kind: request.kind,
         path: request.path,
         root: this.root,
+        alsoRead: this.#alsoRead,
         verbose: request.verbose ?? false,
+        ...(request.check ? { check: request.check } : {}),
       };
       worker.postMessage(message);
     });

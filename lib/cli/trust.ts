@@ -21,6 +21,7 @@ import {
 } from "../runner/run_permission.ts";
 import { discoverTargetsFile, TARGETS_FILE_NAMES } from "../targets/targets_file.ts";
 import { type Command, type CommandIO, type ParsedArgs, UsageError } from "./command.ts";
+import { commandInfo } from "./commands.ts";
 import { createPaint, createSourceReader, displayPath, renderDiagnostics } from "./render.ts";
 import { sandboxRoot } from "./sandbox.ts";
 import { isTrusted, readTrustStore, trustFilePath, writeTrustStore } from "./trust_store.ts";
@@ -158,8 +159,7 @@ async function run(args: ParsedArgs, io: CommandIO): Promise<number> {
 
 /** The `trust` command. */
 export const trustCommand: Command = {
-  name: "trust",
-  summary: "Allow the commands a dataset defines (code judge scripts, cli targets) to run",
+  ...commandInfo("trust"),
   usage: "agentv trust [DIR] [--list] [--revoke]",
   options: {
     list: { type: "boolean", description: "List the trusted dataset roots" },

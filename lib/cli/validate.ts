@@ -11,6 +11,7 @@ import { basename, dirname, join, resolve } from "node:path";
 import { discoverEvalFiles, dropNamedSidecars } from "../loader/discover.ts";
 import type { Diagnostic } from "../schema/eval_case.ts";
 import { type Command, type CommandIO, type ParsedArgs, UsageError } from "./command.ts";
+import { commandInfo } from "./commands.ts";
 import {
   createPaint,
   createSourceReader,
@@ -19,8 +20,13 @@ import {
   sortDiagnostics,
 } from "./render.ts";
 import { checkDotEnvReads } from "./validate_env.ts";
-import { checkReportTargets, explicitTargetsFile } from "./validate_targets.ts";
-import { type FileKind, type FileReport, Sandbox, sandboxRoot } from "./sandbox.ts";
+import {
+  type FileKind,
+  type FileReport,
+  Sandbox,
+  sandboxRoot,
+  type TargetCheck,
+} from "./sandbox.ts";
 
 /** Totals over all validated files. */
 export interface ValidateSummary {
@@ -120,33 +126,42 @@ export async function validatePaths(
     else byRoot.set(root, [file]);
   }
   const reports = new Map<string, FileReport>();
-  const groups = [...byRoot.entries()];
-  const validateGroup = async ([root, group]: [string, string[]]) => {
-    const sandbox = new Sandbox(root);
-    try {
-      for (const file of group) {
-        options.signal?.throwIfAborted();
-        const kind = kinds.get(file);
-        const signal = options.signal;
-        reports.set(file, await sandbox.validate(file, { kind, verbose: options.verbose, signal }));
-      }
-    } finally {
-      sandbox.close();
+  const check: TargetCheck = {
+    cwd,
+    ...(options.targetsFile !== undefined ? { targetsFile: options.targetsFile } : {}),
+    ...(options.targetOverride !== undefined ? { targetOverride: options.targetOverride } : {}),
+  };
+  const alsoRead = options.targetsFile !== undefined ? [options.targetsFile] : [];
+  const groups = [...byRoot.entries()].map(([root, group]) => ({
+    sandbox: new Sandbox(root, { alsoRead }),
+    group,
+  }));
+  const validateGroup = async ({ sandbox, group }: { sandbox: Sandbox; group: string[] }) => {
+    for (const file of group) {
+      options.signal?.throwIfAborted();
+      const kind = kinds.get(file);
+      const signal = options.signal;
+      // Each case's target is checked in the sandbox against the targets file a run would use.
+      reports.set(
+        file,
+        await sandbox.validate(file, { kind, verbose: options.verbose, signal, check }),
+      );
     }
+    sandbox.close();
   };
   const lanes = Math.max(1, Math.min(MAX_PARALLEL_ROOTS, groups.length));
-  await Promise.all(
-    Array.from({ length: lanes }, async () => {
-      for (let group = groups.shift(); group; group = groups.shift()) await validateGroup(group);
-    }),
-  );
+  try {
+    await Promise.all(groups.slice(0, lanes).map((g) => g.sandbox.start()));
+    const queue = [...groups];
+    await Promise.all(
+      Array.from({ length: lanes }, async () => {
+        for (let g = queue.shift(); g; g = queue.shift()) await validateGroup(g);
+      }),
+    );
+  } finally {
+    for (const { sandbox } of groups) sandbox.close();
+  }
   const ordered = files.map((file) => reports.get(file)!);
-  // Every case's target must exist in the targets file that applies, as `run` requires.
-  await checkReportTargets(ordered, {
-    ...options,
-    rootOf: (file) => rootOfDir.get(dirname(file))!,
-    displayPath: (p) => displayPath(p, cwd),
-  });
   // A `.env` that `run` would refuse to read is reported too (readable ones are not listed).
   const envReports = await checkDotEnvReads(ordered, {
     rootOf: (file) => rootOfDir.get(dirname(file))!,
@@ -346,7 +361,7 @@ async function run(args: ParsedArgs, io: CommandIO): Promise<number> {
   }
   const targetOverride = typeof args.values.target === "string" ? args.values.target : undefined;
   const targetsFile = typeof args.values.targets === "string"
-    ? await explicitTargetsFile(args.values.targets, io.cwd)
+    ? await (await import("./validate_targets.ts")).explicitTargetsFile(args.values.targets, io.cwd)
     : undefined;
   let result: ValidateResult;
   try {
@@ -386,8 +401,7 @@ async function run(args: ParsedArgs, io: CommandIO): Promise<number> {
 
 /** The `validate` command. */
 export const validateCommand: Command = {
-  name: "validate",
-  summary: "Check eval files, targets and config without running anything",
+  ...commandInfo("validate"),
   usage:
     "agentv validate <file|folder|glob>... [--target NAME] [--targets FILE] [--root DIR] [--verbose] [--json]",
   options: {

@@ -37,10 +37,20 @@ export interface TraceMetrics {
   cost_usd?: number;
   /** Duration in milliseconds. */
   duration_ms?: number;
+  /** Agent turns, when the agent reports them. */
+  turns?: number;
 }
 
-/** True when a tool call reports an error (a truthy `error` key or `status: "error"`). */
-function isErrorCall(call: Record<string, unknown>): boolean {
+/**
+ * True when a tool call reports an error (a truthy `error` key or `status: "error"`).
+ *
+ * @example
+ * ```ts
+ * import { isErrorCall } from "./answer.ts";
+ * isErrorCall({ tool: "Bash", status: "error" }); // true
+ * ```
+ */
+export function isErrorCall(call: Record<string, unknown>): boolean {
   return Boolean(call.error) || call.status === "error";
 }
 
@@ -80,6 +90,7 @@ export function summarizeTrace(
     ...(metrics.token_usage !== undefined ? { token_usage: metrics.token_usage } : {}),
     ...(metrics.cost_usd !== undefined ? { cost_usd: metrics.cost_usd } : {}),
     ...(metrics.duration_ms !== undefined ? { duration_ms: metrics.duration_ms } : {}),
+    ...(metrics.turns !== undefined ? { turns: metrics.turns } : {}),
   };
 }
 

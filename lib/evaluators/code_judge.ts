@@ -106,6 +106,10 @@ export function buildCodeJudgePayload(
     input: c.input,
     trace_summary: context.trace ?? null,
     config: Object.keys(passThrough).length > 0 ? passThrough : null,
+    ...(context.workspacePath !== undefined ? { workspace_path: context.workspacePath } : {}),
+    ...(context.workspaceChanges !== undefined
+      ? { workspace_changes: context.workspaceChanges }
+      : {}),
   };
 }
 
@@ -236,6 +240,7 @@ async function evaluateModuleJudge(
     root: context.root,
     timeoutMs: timeoutOf(config, context),
     signal: context.signal,
+    ...(context.workspacePath !== undefined ? { workspace: context.workspacePath } : {}),
   });
   if (!run.ok) {
     const logs = run.logs.trim() === "" ? "" : `; console: ${tail(run.logs.trim(), 2000)}`;
@@ -308,6 +313,7 @@ export async function evaluateCodeJudge(
   const own: Record<string, string> = proxy !== undefined
     ? { AGENTV_TARGET_PROXY_URL: proxy.url, AGENTV_TARGET_PROXY_TOKEN: proxy.token }
     : {};
+  if (context.workspacePath !== undefined) own.AGENTV_WORKSPACE_PATH = context.workspacePath;
   let run: ScriptRun;
   try {
     run = await runScript(argv, {

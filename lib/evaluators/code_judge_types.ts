@@ -6,6 +6,7 @@
  */
 import type { Message } from "../schema/message.ts";
 import type { OutputMessage, TraceSummary } from "../schema/result.ts";
+import type { WorkspaceChanges } from "../schema/workspace.ts";
 
 /**
  * What a code judge receives. Keys are snake_case; user data inside (messages, tool-call
@@ -51,6 +52,14 @@ export interface CodeJudgePayload {
   trace_summary: TraceSummary | null;
   /** Every key of the evaluator's configuration that agentv does not use itself, or null. */
   config: Record<string, unknown> | null;
+  /**
+   * The case's workspace (absolute path) as the target left it, when the case ran in one: run
+   * the project's tests there. Script judges also get it as `AGENTV_WORKSPACE_PATH`; module
+   * judges may read it.
+   */
+  workspace_path?: string;
+  /** What the target changed in its workspace (added / modified / deleted files, diff). */
+  workspace_changes?: WorkspaceChanges;
 }
 
 /**

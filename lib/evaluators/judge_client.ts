@@ -93,6 +93,8 @@ export function createJudgeClient(target: Target, options: JudgeClientOptions): 
         const sentModel = model ?? modelOf(response.request);
         return {
           text: replyText(response.output_messages),
+          ...(response.token_usage !== undefined ? { token_usage: response.token_usage } : {}),
+          ...(response.cost_usd !== undefined ? { cost_usd: response.cost_usd } : {}),
           request: redactValue({
             ...recorded,
             ...(sentModel !== undefined ? { model: sentModel } : {}),

@@ -11,7 +11,49 @@ import { extractJsonCandidates } from "./answer.ts";
 import { JudgeConfigError, missingJudgeError } from "./judge_select.ts";
 
 export { extractJsonCandidates };
-import type { EvaluationContext, EvaluatorOutcome, JudgeClient, JudgeRequest } from "./types.ts";
+import type { TokenUsage } from "../schema/result.ts";
+import type {
+  EvaluationContext,
+  EvaluatorOutcome,
+  JudgeClient,
+  JudgeReply,
+  JudgeRequest,
+} from "./types.ts";
+
+/** What the judge calls of one evaluator used, summed over every call (re-asks included). */
+export interface JudgeUsage {
+  /** Tokens, when at least one call reported them. */
+  token_usage?: TokenUsage;
+  /** Cost in USD, when at least one call reported or priced it. */
+  cost_usd?: number;
+}
+
+/**
+ * Adds one judge reply's usage to a running total (a new object; `total` is not changed).
+ *
+ * @example
+ * ```ts
+ * import { addJudgeUsage } from "./judge_reply.ts";
+ * const one = addJudgeUsage({}, { text: "", request: {}, token_usage: { input: 10, output: 2 } });
+ * addJudgeUsage(one, { text: "", request: {}, token_usage: { input: 5, output: 1 }, cost_usd: 0.5 });
+ * // { token_usage: { input: 15, output: 3 }, cost_usd: 0.5 }
+ * ```
+ */
+export function addJudgeUsage(total: JudgeUsage, reply: Partial<JudgeReply>): JudgeUsage {
+  const out: JudgeUsage = { ...total };
+  const t = reply.token_usage;
+  if (t !== undefined) {
+    const sum: TokenUsage = {
+      input: (total.token_usage?.input ?? 0) + t.input,
+      output: (total.token_usage?.output ?? 0) + t.output,
+    };
+    const cached = (total.token_usage?.cached ?? 0) + (t.cached ?? 0);
+    if (t.cached !== undefined || total.token_usage?.cached !== undefined) sum.cached = cached;
+    out.token_usage = sum;
+  }
+  if (reply.cost_usd !== undefined) out.cost_usd = (total.cost_usd ?? 0) + reply.cost_usd;
+  return out;
+}
 
 /** How many judge calls are made at most for one reply. */
 export const MAX_JUDGE_ATTEMPTS = 3;
@@ -29,6 +71,8 @@ export interface JudgeSuccess<T> {
   attempts: number;
   /** The redacted request of the call whose reply was used. */
   request: unknown;
+  /** What every call made for this reply used (recorded on the evaluator result). */
+  usage: JudgeUsage;
 }
 
 /** A judge that could not be understood (or reached). */
@@ -43,6 +87,8 @@ export interface JudgeFailure {
   attempts: number;
   /** The redacted request of the last call, when one was sent. */
   request?: unknown;
+  /** What the calls made used. */
+  usage: JudgeUsage;
 }
 
 /** Options of {@link askJudge}. */
@@ -92,6 +138,7 @@ export async function askJudge<T extends ReplySchema>(
   let problem = "";
   let raw: string | undefined;
   let lastRequest: unknown;
+  let usage: JudgeUsage = {};
   for (let attempt = 1; attempt <= maxAttempts; attempt++) {
     const sent: JudgeRequest = attempt === 1
       ? request
@@ -101,6 +148,7 @@ export async function askJudge<T extends ReplySchema>(
       const reply = await judge.complete(sent, options.signal);
       text = reply.text;
       lastRequest = reply.request;
+      usage = addJudgeUsage(usage, reply);
     } catch (e) {
       if (options.signal.aborted) throw e;
       const message = e instanceof Error ? e.message : String(e);
@@ -108,6 +156,7 @@ export async function askJudge<T extends ReplySchema>(
         ok: false,
         error: `Judge '${judge.target}' could not be reached: ${message}`,
         attempts: attempt,
+        usage,
         ...(raw !== undefined ? { rawExcerpt: excerpt(raw) } : {}),
         ...(lastRequest !== undefined ? { request: lastRequest } : {}),
       };
@@ -122,7 +171,7 @@ export async function askJudge<T extends ReplySchema>(
     for (const candidate of candidates) {
       const checked = validateReply(options.schema, candidate);
       if (checked.ok) {
-        return { ok: true, value: checked.value, attempts: attempt, request: lastRequest };
+        return { ok: true, value: checked.value, attempts: attempt, request: lastRequest, usage };
       }
       firstError ||= checked.error;
     }
@@ -137,6 +186,7 @@ export async function askJudge<T extends ReplySchema>(
     rawExcerpt: quoted,
     attempts: maxAttempts,
     request: lastRequest,
+    usage,
   };
 }
 
@@ -164,6 +214,7 @@ export function judgeFailure(failure: JudgeFailure): EvaluatorOutcome {
       ...(failure.rawExcerpt !== undefined ? { raw_reply_excerpt: failure.rawExcerpt } : {}),
     },
     ...(failure.request !== undefined ? { evaluator_provider_request: failure.request } : {}),
+    ...failure.usage,
   };
 }
 

@@ -111,6 +111,7 @@ export async function gradeFreeform(
     ...(reasoning ? { reasoning } : {}),
     ...(reply.attempts > 1 ? { details: { judge_attempts: reply.attempts } } : {}),
     evaluator_provider_request: reply.request,
+    ...reply.usage,
   };
 }
 

@@ -31,6 +31,11 @@ export interface RunModuleJudgeOptions {
   timeoutMs: number;
   /** Terminates the worker when aborted. */
   signal?: AbortSignal;
+  /**
+   * The case's workspace: the worker may read it too (refused, like the root, when it holds a
+   * symlink leading outside it).
+   */
+  workspace?: string;
 }
 
 /**
@@ -162,11 +167,27 @@ export async function runModuleJudge(
       }), which a module judge could read through; remove them or move the dataset`,
     };
   }
+  const readable = [resolve(options.root), realRoot];
+  if (options.workspace !== undefined) {
+    // Not memoised: the target has just changed the workspace.
+    const realWorkspace = await Deno.realPath(options.workspace);
+    const leaving = await scanLinks(realWorkspace).catch(() => []);
+    if (leaving.length > 0) {
+      return {
+        ok: false,
+        logs: "",
+        error: `the workspace holds symlinks that lead outside it (${
+          leaving.join(", ")
+        }), which a module judge could read through; use a script code judge for this case`,
+      };
+    }
+    readable.push(resolve(options.workspace), realWorkspace);
+  }
   if (options.signal?.aborted) return { ok: false, error: "interrupted", logs: "", aborted: true };
   const worker = new Worker(new URL("./module_judge_worker.ts", import.meta.url).href, {
     type: "module",
     name: "agentv-module-judge",
-    deno: { permissions: moduleJudgePermissions([resolve(options.root), realRoot]) },
+    deno: { permissions: moduleJudgePermissions(readable) },
   });
   const { promise, resolve: settle } = Promise.withResolvers<ModuleJudgeRun>();
   const timer = setTimeout(() => {

@@ -9,6 +9,7 @@ import type { EvaluatorFn } from "./types.ts";
 import { evaluateCodeJudge } from "./code_judge.ts";
 import { evaluateContains } from "./contains.ts";
 import { evaluateEquals } from "./equals.ts";
+import { evaluateFileChanges } from "./file_changes.ts";
 import { evaluateIsJson } from "./is_json.ts";
 import { evaluateJsonSchema } from "./json_schema.ts";
 import { evaluateRegex } from "./regex.ts";
@@ -34,6 +35,7 @@ export const EVALUATOR_REGISTRY: EvaluatorRegistry = {
   regex: evaluateRegex,
   is_json: evaluateIsJson,
   json_schema: evaluateJsonSchema,
+  file_changes: evaluateFileChanges,
   // --- judged evaluators: register here (llm_judge, rubric, composite, field_accuracy,
   // latency, cost, token_usage) ---
   llm_judge: evaluateLlmJudge,

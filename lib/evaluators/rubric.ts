@@ -192,5 +192,6 @@ export async function evaluateRubric(
       ...(reply.attempts > 1 ? { judge_attempts: reply.attempts } : {}),
     },
     evaluator_provider_request: reply.request,
+    ...reply.usage,
   };
 }

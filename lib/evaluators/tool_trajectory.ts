@@ -6,6 +6,7 @@
  */
 import type { ToolTrajectoryConfig } from "../schema/evaluator.ts";
 import type { OutputMessage } from "../schema/result.ts";
+import { isErrorCall } from "./answer.ts";
 import { findPartialMismatch } from "./match.ts";
 import { scoredOutcome } from "./outcome.ts";
 import type { EvaluationContext, EvaluatorOutcome } from "./types.ts";
@@ -22,6 +23,8 @@ export interface ObservedCall {
   output?: unknown;
   /** Duration, when the target reported it. */
   duration_ms?: number;
+  /** `error` when the call reported a failure (`status: "error"` or a truthy `error`), else `ok`. */
+  status: "ok" | "error";
 }
 
 /** Every tool call of every output message, in order. */
@@ -32,14 +35,17 @@ export function collectToolCalls(outputMessages: readonly OutputMessage[]): Obse
       input: c.input,
       output: c.output,
       duration_ms: c.duration_ms,
+      status: isErrorCall(c) ? "error" as const : "ok" as const,
     }))
   );
 }
 
 /**
- * Why `call` does not satisfy the argument/output/duration constraints of `expected` (the
+ * Why `call` does not satisfy the argument/output/status/duration constraints of `expected` (the
  * names are assumed equal), or `undefined` when it does. `args: any` matches any arguments;
- * `args` and `input` are both checked when both are given.
+ * `args` and `input` are both checked when both are given. `status` must equal the call's;
+ * `max_duration_ms` needs a call duration: a call without one does not match, and the reason
+ * says the trace has no duration.
  */
 export function callMismatch(expected: ExpectedTool, call: ObservedCall): string | undefined {
   for (const key of ["args", "input"] as const) {
@@ -54,9 +60,17 @@ export function callMismatch(expected: ExpectedTool, call: ObservedCall): string
     const problem = findPartialMismatch(expected.output, call.output);
     if (problem !== undefined) return `output mismatch at ${problem}`;
   }
+  if (expected.status !== undefined && call.status !== expected.status) {
+    return expected.status === "ok"
+      ? "status: the call failed (expected it to succeed)"
+      : "status: the call succeeded (expected it to fail)";
+  }
   const max = expected.max_duration_ms;
-  if (max !== undefined && call.duration_ms !== undefined && call.duration_ms > max) {
-    return `took ${call.duration_ms}ms (max ${max}ms)`;
+  if (max !== undefined) {
+    if (call.duration_ms === undefined) {
+      return `max_duration_ms: the trace has no duration for this call (max ${max}ms cannot be checked)`;
+    }
+    if (call.duration_ms > max) return `took ${call.duration_ms}ms (max ${max}ms)`;
   }
   return undefined;
 }

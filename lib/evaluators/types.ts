@@ -5,7 +5,8 @@
  */
 import type { EvalCase } from "../schema/eval_case.ts";
 import type { EvaluatorConfig } from "../schema/evaluator.ts";
-import type { EvaluatorResult, OutputMessage, TraceSummary } from "../schema/result.ts";
+import type { EvaluatorResult, OutputMessage, TokenUsage, TraceSummary } from "../schema/result.ts";
+import type { WorkspaceChanges } from "../schema/workspace.ts";
 
 /** A request to a judge model. */
 export interface JudgeRequest {
@@ -23,6 +24,10 @@ export interface JudgeReply {
   text: string;
   /** The request as sent, redacted (recorded on the evaluator result). */
   request: unknown;
+  /** Tokens the judge call used, when the provider reported them. */
+  token_usage?: TokenUsage;
+  /** Cost in USD of the call, when reported or priced (`pricing`). */
+  cost_usd?: number;
 }
 
 /** Calls the judge target (through the runner's retry, timeout and redaction machinery). */
@@ -64,6 +69,14 @@ export interface EvaluationContext {
    * `env` names from (default: those four read from the process environment).
    */
   env?: Readonly<Record<string, string>>;
+  /**
+   * The case's workspace (absolute path) after the target finished, when the case ran in one: a
+   * code judge may run the project's tests in it (it is deleted after the evaluators, unless
+   * kept).
+   */
+  workspacePath?: string;
+  /** What the target changed in its workspace (`file_changes` scores it). */
+  workspaceChanges?: WorkspaceChanges;
   /** A dry run: code judges are reported as skipped instead of running (default false). */
   dryRun?: boolean;
   /** Runs another evaluator (composite members); provided by the evaluator registry. */

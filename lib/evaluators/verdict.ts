@@ -3,12 +3,10 @@
  *
  * @module
  */
-import type { Verdict } from "../schema/result.ts";
+import { type Verdict, verdictOfScore } from "../schema/result.ts";
 
-/** Scores at or above this are `pass`. */
-export const PASS_THRESHOLD = 0.8;
-/** Scores at or above this (and below {@link PASS_THRESHOLD}) are `borderline`. */
-export const BORDERLINE_THRESHOLD = 0.6;
+// The thresholds live with the result schema (results readers map scores to verdicts too).
+export { BORDERLINE_THRESHOLD, PASS_THRESHOLD } from "../schema/result.ts";
 
 /**
  * Maps a score to a verdict: `pass` >= 0.8, `borderline` >= 0.6, else `fail`.
@@ -22,10 +20,7 @@ export const BORDERLINE_THRESHOLD = 0.6;
  * ```
  */
 export function scoreToVerdict(score: number): Verdict {
-  const s = clampScore(score);
-  if (s >= PASS_THRESHOLD) return "pass";
-  if (s >= BORDERLINE_THRESHOLD) return "borderline";
-  return "fail";
+  return verdictOfScore(clampScore(score));
 }
 
 /**

@@ -165,12 +165,12 @@ function caseSite(record: Record<string, unknown>, location: CaseLocation): Case
   const execution = record.execution as Record<string, unknown> | undefined;
   const ownTarget = typeof execution?.target === "string";
   const path: PathKey[] = ownTarget ? ["execution", "target"] : ["id"];
+  const site = { path: formatPath([...location.pathPrefix, ...path]), ownTarget };
+  // A JSONL case's line is known; its column would cost a second parse of the line, so it is
+  // found only for a site a message points at (`locateJsonlSites`).
+  if (location.line !== undefined) return { line: location.line, ...site };
   const position = location.locate(path, false);
-  return {
-    ...(position ? { line: position.line, column: position.column } : {}),
-    path: formatPath([...location.pathPrefix, ...path]),
-    ownTarget,
-  };
+  return position ? { line: position.line, column: position.column, ...site } : site;
 }
 
 /** Alias keys and the primary keys that win over them. */

@@ -5,7 +5,8 @@
  * @module
  */
 import { basename, dirname, extname, resolve } from "node:path";
-import type { Diagnostic } from "../schema/eval_case.ts";
+import type { Diagnostic, EvalCase } from "../schema/eval_case.ts";
+import type { CaseSite } from "./case_pipeline.ts";
 import { decodeText } from "../source/decode.ts";
 import { loadGuidelineConfig } from "./config.ts";
 import { EvalLoadError } from "./errors.ts";
@@ -24,9 +25,16 @@ export interface LoadOptions {
   onDiagnostic?: (diagnostic: Diagnostic) => void;
   /**
    * Record where each valid case names its target (`LoadedEvalFile.sites`, for `validate`).
-   * Default false: locating a key in a JSONL line parses the line a second time.
+   * Default false. A JSONL case's site has its line but no column (finding the column parses the
+   * line a second time; `locateJsonlSites` does it for the few sites a message needs).
    */
   sites?: boolean;
+  /**
+   * Receives each valid case (and its site, with `sites`) as soon as it is validated; the cases
+   * are then not kept (`LoadedEvalFile.cases` is empty), so counting or checking a large JSONL
+   * file holds no case in memory. A file-level failure may still come after some cases.
+   */
+  onCase?: (evalCase: EvalCase, site: CaseSite | undefined) => void;
 }
 
 /** The eval file formats. */
@@ -52,6 +60,8 @@ export interface LoadSetup {
   diagnostics: Diagnostic[];
   /** Whether to record case sites (see {@link LoadOptions.sites}). */
   sites: boolean;
+  /** Where valid cases go instead of the returned list (see {@link LoadOptions.onCase}). */
+  onCase?: (evalCase: EvalCase, site: CaseSite | undefined) => void;
 }
 
 /**
@@ -97,6 +107,7 @@ export async function prepareLoad(path: string, options: LoadOptions = {}): Prom
     ctx: { evalDir, resolver, isGuideline: guidelineMatcher(root, config.patterns, matchGlob) },
     diagnostics: config.diagnostics,
     sites: options.sites ?? false,
+    ...(options.onCase ? { onCase: options.onCase } : {}),
   };
 }
 

@@ -1,8 +1,8 @@
 /**
  * The commands a dataset defines, with their source positions, and a hash of each file that
  * defines them. A command is anything agentv would start as a process: a `code_judge` (or
- * `code_judge` aggregator) `script` that is not a module, a `cli` target's `command_template`
- * and a command healthcheck. The trust gate (`runner/run_permission.ts`) lists these and
+ * `code_judge` aggregator) `script` that is not a module, a `cli` target's `command_template`,
+ * an agent target's (`claude-code`, `codex`) executable with its `args`, and a command healthcheck. The trust gate (`runner/run_permission.ts`) lists these and
  * `agentv trust` records the hashes.
  *
  * @module
@@ -15,7 +15,14 @@ import { parseYamlSource, type PathKey } from "../source/yaml_source.ts";
 import { readConfinedText } from "./read_confined.ts";
 
 /** What kind of command a dataset defines. */
-export type DatasetCommandKind = "code_judge" | "cli_target" | "healthcheck";
+export type DatasetCommandKind = "code_judge" | "cli_target" | "agent_target" | "healthcheck";
+
+/** Agent CLI providers (names as written, lower-cased) and the executable they run by default. */
+const AGENT_EXECUTABLES: Readonly<Record<string, string>> = {
+  "claude-code": "claude",
+  codex: "codex",
+  "codex-cli": "codex",
+};
 
 /** One command a dataset defines. */
 export interface DatasetCommand {
@@ -199,6 +206,25 @@ export async function scanTargetsFileCommands(
         kind: "cli_target",
         name,
         command: target.command_template,
+      });
+    }
+    const agent = typeof target.provider === "string"
+      ? AGENT_EXECUTABLES[target.provider.trim().toLowerCase()]
+      : undefined;
+    if (agent !== undefined) {
+      // The agent runs its executable; its tools run whatever the model asks for.
+      const executable = typeof target.executable === "string" ? target.executable : agent;
+      const args = Array.isArray(target.args) ? target.args.map(String) : [];
+      commands.push({
+        file,
+        ...locate([
+          "targets",
+          i,
+          typeof target.executable === "string" ? "executable" : "provider",
+        ]),
+        kind: "agent_target",
+        name,
+        command: [executable, ...args].join(" "),
       });
     }
     const check = target.healthcheck as Record<string, unknown> | undefined;

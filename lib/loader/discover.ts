@@ -5,7 +5,7 @@
  * @module
  */
 import { basename, dirname, extname, isAbsolute, join, resolve, sep } from "node:path";
-import { globProblem, globToRegExp, hasGlobSyntax } from "./glob.ts";
+import { hasGlobSyntax } from "./glob_syntax.ts";
 
 export { findDatasetRoot } from "./resolve.ts";
 
@@ -40,6 +40,8 @@ export async function discoverEvalFiles(
   for (const arg of args) {
     const path = resolve(options.cwd, arg);
     if (hasGlobSyntax(arg)) {
+      // The matcher (and its regex engine) is loaded only when an argument is a glob.
+      const { globProblem } = await import("./glob.ts");
       const problem = globProblem(arg);
       if (problem !== undefined) {
         problems.push(`${problem[0].toUpperCase()}${problem.slice(1)}`);
@@ -115,6 +117,7 @@ async function expandGlob(pattern: string): Promise<string[]> {
   const segments = normalized.split("/");
   const firstGlob = segments.findIndex(hasGlobSyntax);
   const base = segments.slice(0, firstGlob).join("/") || "/";
+  const { globToRegExp } = await import("./glob.ts");
   const re = globToRegExp(normalized);
   const found: string[] = [];
   await walk(isAbsolute(base) ? base : resolve(base), found);

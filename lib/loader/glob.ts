@@ -62,10 +62,7 @@ export function globProblem(pattern: string): string | undefined {
   }
 }
 
-/** Whether a string contains glob syntax. */
-export function hasGlobSyntax(text: string): boolean {
-  return /[*?[{]/.test(text);
-}
+export { hasGlobSyntax } from "./glob_syntax.ts";
 
 function translate(p: string): string {
   let out = "";

@@ -161,30 +161,35 @@ export async function loadJsonlCases(
     options.report(d);
   };
   const defaults = await sidecarDefaults(setup, { verbose: options.verbose, emit });
-  const text = await readSourceText(setup.absFile, setup.file);
-  // Lines are processed as they are parsed (raw records die young); a malformed line anywhere
-  // still fails the whole file, after the remaining lines were checked for syntax.
+  // Lines are processed as they are read (raw records die young, the file is never held whole);
+  // a malformed line anywhere still fails the whole file, after the remaining lines were
+  // checked for syntax.
   const cases: EvalCase[] = [];
   const sites: CaseSite[] = [];
   const ids = new CaseIds();
   const found: Diagnostic[] = [];
   const malformed: Diagnostic[] = [];
-  for (const line of splitJsonlLines(text)) {
-    const parsed = parseRecord(line, setup.file);
-    if ("diagnostic" in parsed) {
-      malformed.push(parsed.diagnostic);
-      continue;
-    }
-    if (malformed.length > 0) continue;
-    const pending = processRecord(parsed.value, line, { setup, defaults });
-    const outcome = ids.check(
-      pending instanceof Promise ? await pending : pending,
-      jsonlLocation(setup, line),
-    );
-    for (const d of outcome.diagnostics) found.push(d);
-    if (outcome.evalCase) {
-      cases.push(outcome.evalCase);
-      if (outcome.site) sites.push(outcome.site);
+  for await (const lines of readJsonlLines(setup.absFile, setup.file)) {
+    for (const line of lines) {
+      const parsed = parseRecord(line, setup.file);
+      if ("diagnostic" in parsed) {
+        malformed.push(parsed.diagnostic);
+        continue;
+      }
+      if (malformed.length > 0) continue;
+      const pending = processRecord(parsed.value, line, { setup, defaults });
+      const outcome = ids.check(
+        pending instanceof Promise ? await pending : pending,
+        jsonlLocation(setup, line),
+      );
+      for (const d of outcome.diagnostics) found.push(d);
+      if (outcome.evalCase) {
+        if (setup.onCase) setup.onCase(outcome.evalCase, outcome.site);
+        else {
+          cases.push(outcome.evalCase);
+          if (outcome.site) sites.push(outcome.site);
+        }
+      }
     }
   }
   if (malformed.length > 0) throw EvalLoadError.from(malformed);
@@ -211,4 +216,138 @@ export function jsonDepth(text: string): number {
     }
   }
   return max;
+}
+
+/**
+ * The sites with their columns: a JSONL case site records only its line (see
+ * `LoadOptions.sites`); for the few that a message points at, the file is read again through the
+ * loader's reader and just those lines are parsed. Sites of other files, or already located, are
+ * returned as they are.
+ *
+ * @example
+ * ```ts
+ * import { join } from "node:path";
+ * const dir = await Deno.makeTempDir();
+ * const file = join(dir, "cases.jsonl");
+ * await Deno.writeTextFile(file, '{"id": "a", "execution": {"target": "x"}}\n');
+ * const [site] = await locateJsonlSites(file, [{ line: 1, path: "execution.target", ownTarget: true }]);
+ * console.log(site.column); // 38
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export async function locateJsonlSites<T extends CaseSite>(
+  file: string,
+  sites: readonly T[],
+): Promise<T[]> {
+  const wanted = new Set<number>();
+  for (const s of sites) if (s.line !== undefined && s.column === undefined) wanted.add(s.line);
+  if (wanted.size === 0 || !file.toLowerCase().endsWith(".jsonl")) return [...sites];
+  const texts = new Map<number, string>();
+  try {
+    for (const line of splitJsonlLines(await readSourceText(file))) {
+      if (wanted.has(line.line)) texts.set(line.line, line.text);
+    }
+  } catch {
+    return [...sites]; // the file changed or went away: the lines are still right
+  }
+  return sites.map((s) => {
+    const text = s.line === undefined || s.column !== undefined ? undefined : texts.get(s.line);
+    const column = text === undefined
+      ? undefined
+      : locateInJsonLine(text, s.ownTarget ? ["execution", "target"] : ["id"]);
+    return column === undefined ? s : { ...s, column };
+  });
+}
+
+/** Bytes read at a time by {@link readJsonlLines}. */
+const CHUNK_BYTES = 1 << 20;
+
+/**
+ * The non-blank lines of a JSONL file (the same lines, with the same numbers, as
+ * `splitJsonlLines` of its text), read a chunk at a time so the file is never held whole: one
+ * array of lines per chunk (a loop over them needs no `await` per line). A file
+ * that cannot be read, holds NUL bytes or is not UTF-8 throws `EvalLoadError` with the position
+ * of the problem, as `readSourceText` reports it.
+ *
+ * @example
+ * ```ts
+ * import { join } from "node:path";
+ * const dir = await Deno.makeTempDir();
+ * const file = join(dir, "cases.jsonl");
+ * await Deno.writeTextFile(file, '{"id": "a"}\n\n{"id": "b"}\n');
+ * for await (const lines of readJsonlLines(file, "cases.jsonl")) {
+ *   console.log(lines.map((l) => l.line)); // [1, 3]
+ * }
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export async function* readJsonlLines(
+  absFile: string,
+  displayFile: string,
+  options: { chunkBytes?: number } = {},
+): AsyncGenerator<JsonlLine[]> {
+  // Problems are rare: the whole-file reader is asked for its precise message then.
+  const precise = async (): Promise<never> => {
+    await readSourceText(absFile, displayFile);
+    throw EvalLoadError.from([{
+      severity: "error",
+      file: displayFile,
+      message:
+        "The file changed while it was read; expected a stable eval file; run again once it is written",
+    }]);
+  };
+  let file: Deno.FsFile;
+  try {
+    file = await Deno.open(absFile, { read: true });
+  } catch {
+    return await precise();
+  }
+  const decoder = new TextDecoder("utf-8", { fatal: true }); // a leading BOM is dropped
+  const buffer = new Uint8Array(options.chunkBytes ?? CHUNK_BYTES);
+  let carry = ""; // the start of a line that continues in the next chunk
+  let nextLine = 1;
+  try {
+    while (true) {
+      const n = await file.read(buffer);
+      const done = n === null;
+      const chunk = done ? buffer.subarray(0, 0) : buffer.subarray(0, n);
+      if (chunk.includes(0)) return await precise();
+      let text: string;
+      try {
+        text = decoder.decode(chunk, { stream: !done });
+      } catch {
+        return await precise();
+      }
+      const lines: JsonlLine[] = [];
+      let start = 0;
+      if (carry !== "") {
+        const end = text.indexOf("\n");
+        if (end === -1 && !done) {
+          carry += text;
+          continue;
+        }
+        addJsonlLine(lines, carry + text.slice(0, end === -1 ? text.length : end), nextLine++);
+        carry = "";
+        start = end === -1 ? text.length : end + 1;
+      }
+      for (let end = text.indexOf("\n", start); end !== -1; end = text.indexOf("\n", start)) {
+        addJsonlLine(lines, text.slice(start, end), nextLine++);
+        start = end + 1;
+      }
+      if (done) {
+        if (start < text.length) addJsonlLine(lines, text.slice(start), nextLine++);
+      } else carry = text.slice(start);
+      if (lines.length > 0) yield lines;
+      if (done) return;
+    }
+  } finally {
+    file.close();
+  }
+}
+
+/** Adds one physical line (without its `\n`) unless it is blank, as `splitJsonlLines` does. */
+function addJsonlLine(lines: JsonlLine[], raw: string, line: number): void {
+  const text = raw.charCodeAt(raw.length - 1) === 13 ? raw.slice(0, -1) : raw;
+  if (text.length === 0) return;
+  if (text.charCodeAt(0) === 123 /* { */ || text.trim() !== "") lines.push({ line, text });
 }

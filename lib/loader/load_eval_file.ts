@@ -59,6 +59,12 @@ export async function loadEvalFile(
   const loaded = setup.format === "yaml"
     ? await loadYamlCases(setup, report)
     : await loadJsonlCases(setup, { verbose: options.verbose ?? false, report });
+  if (setup.onCase && setup.format === "yaml") {
+    // A YAML document is in memory whole anyway: its cases are handed over once it is checked.
+    loaded.cases.forEach((c, i) => setup.onCase!(c, loaded.sites[i]));
+    loaded.cases = [];
+    loaded.sites = [];
+  }
   return {
     file: setup.absFile,
     root: setup.root,

@@ -49,21 +49,23 @@ export async function validateEvalFile(
   let cases = 0;
   let targets: CaseTargetUse[] = [];
   try {
-    const loaded = await loadEvalFile(path, {
+    // Cases are counted as they are validated, never kept: only their targets are.
+    await loadEvalFile(path, {
       verbose: options.verbose,
       root: options.root,
       onDiagnostic: (d) => diagnostics.push(d),
       sites: true,
+      onCase: (c, site) => {
+        cases++;
+        targets.push({
+          ...site,
+          path: site?.path ?? "",
+          ownTarget: site?.ownTarget ?? false,
+          id: c.id,
+          target: c.execution.target,
+        });
+      },
     });
-    cases = loaded.cases.length;
-    const sites = loaded.sites ?? [];
-    targets = loaded.cases.map((c, i) => ({
-      ...sites[i],
-      path: sites[i]?.path ?? "",
-      ownTarget: sites[i]?.ownTarget ?? false,
-      id: c.id,
-      target: c.execution.target,
-    }));
   } catch (e) {
     if (e instanceof EvalLoadError) {
       diagnostics.push(...e.diagnostics);
@@ -77,6 +79,7 @@ export async function validateEvalFile(
       });
     }
     cases = 0;
+    targets = [];
   }
   return {
     file: path,

@@ -1,237 +1,17 @@
 /**
  * Console rendering of a run: progress (a live line on a TTY, plain per-case lines otherwise,
- * nothing with `quiet`) and the end-of-run summary. Colours only when asked for.
+ * nothing with `quiet`; see `progress.ts`) and the end-of-run summary, which names the failed
+ * and errored cases. Colours only when asked for.
  *
  * @module
  */
-import { relative } from "node:path";
-import type { RunEvent } from "./events.ts";
 import { escapeControl as clean } from "../text/escape_control.ts";
-import type { ResultRow } from "../schema/result.ts";
+import { clipToWidth } from "../text/display_width.ts";
 import type { RunSummary } from "./summary.ts";
+import { formatDuration, painter, showPath } from "./console_text.ts";
 
-/** Options of {@link createProgressReporter}. */
-export interface ProgressOptions {
-  /** Where progress goes (stdout, or stderr when stdout carries JSON). */
-  write: (text: string) => void;
-  /** Whether the output is a terminal: one live `\r` line instead of per-case lines. */
-  isTTY: boolean;
-  /** Whether to use ANSI colours. */
-  color: boolean;
-  /** Print nothing (default false). */
-  quiet?: boolean;
-  /** Also print targets, retries and case starts (default false). */
-  verbose?: boolean;
-  /** Clock in ms (default `Date.now`). */
-  now?: () => number;
-  /** Paths are shown relative to this folder (default: absolute). */
-  cwd?: string;
-  /** Minimum ms between live-line redraws (default 80). */
-  redrawMs?: number;
-}
-
-/** Consumes run events and prints progress. */
-export interface ProgressReporter {
-  /** Handles one event. */
-  onEvent(event: RunEvent): void;
-  /** Clears the live line (call before printing the summary). */
-  finish(): void;
-}
-
-const CODES = {
-  red: "\x1b[31m",
-  green: "\x1b[32m",
-  yellow: "\x1b[33m",
-  dim: "\x1b[2m",
-  bold: "\x1b[1m",
-} as const;
-
-type Paint = (code: keyof typeof CODES, text: string) => string;
-
-function painter(color: boolean): Paint {
-  return (code, text) => color ? `${CODES[code]}${text}\x1b[0m` : text;
-}
-
-/** Formats a duration in ms as `1.2s`, `3m05s` or `340ms`. */
-export function formatDuration(ms: number): string {
-  if (!Number.isFinite(ms) || ms < 0) return "?";
-  if (ms < 1000) return `${Math.round(ms)}ms`;
-  const s = ms / 1000;
-  if (s < 60) return `${s.toFixed(1)}s`;
-  const m = Math.floor(s / 60);
-  const rest = Math.round(s - m * 60);
-  return `${m}m${String(rest).padStart(2, "0")}s`;
-}
-
-function showPath(path: string, cwd: string | undefined): string {
-  if (cwd === undefined) return clean(path);
-  const rel = relative(cwd, path);
-  return clean(rel.startsWith("..") || rel === "" ? path : rel);
-}
-
-function rowLabel(row: ResultRow, paint: Paint): string {
-  if (row.status === "error") return paint("red", "ERROR ");
-  if (row.verdict === "pass") return paint("green", "pass  ");
-  if (row.verdict === "borderline") return paint("yellow", "border");
-  return paint("red", "FAIL  ");
-}
-
-/**
- * Creates a progress reporter for `runEval`'s `onEvent`.
- *
- * @example
- * ```ts
- * import { createProgressReporter } from "./console.ts";
- * const progress = createProgressReporter({ write: (t) => console.log(t), isTTY: false, color: false });
- * // runEval({ ..., onEvent: progress.onEvent }); then progress.finish();
- * ```
- */
-export function createProgressReporter(options: ProgressOptions): ProgressReporter {
-  const paint = painter(options.color);
-  const now = options.now ?? Date.now;
-  const redrawMs = options.redrawMs ?? 80;
-  let total = 0;
-  let done = 0;
-  let started = now();
-  const counts = { pass: 0, borderline: 0, fail: 0, error: 0 };
-  let liveShown = false;
-  let lastDraw = -Infinity;
-
-  const write = (text: string) => {
-    if (!options.quiet) options.write(text);
-  };
-  const clearLive = () => {
-    if (liveShown) {
-      write("\r\x1b[2K");
-      liveShown = false;
-    }
-  };
-  const liveLine = () => {
-    const elapsed = now() - started;
-    const eta = done > 0 && done < total ? (elapsed / done) * (total - done) : undefined;
-    const parts = [
-      `${done}/${total}`,
-      paint("green", `pass ${counts.pass}`),
-      paint("yellow", `borderline ${counts.borderline}`),
-      paint("red", `fail ${counts.fail}`),
-      paint("red", `error ${counts.error}`),
-      formatDuration(elapsed),
-    ];
-    if (eta !== undefined) parts.push(`ETA ${formatDuration(eta)}`);
-    return parts.join("  ");
-  };
-  const draw = (force: boolean) => {
-    if (!options.isTTY) return;
-    const t = now();
-    if (!force && t - lastDraw < redrawMs) return;
-    lastDraw = t;
-    write(`\r\x1b[2K${liveLine()}`);
-    liveShown = true;
-  };
-  /** Prints a permanent line (above the live line on a TTY). */
-  const line = (text: string) => {
-    clearLive();
-    write(text + "\n");
-    draw(true);
-  };
-
-  return {
-    onEvent(event: RunEvent) {
-      if (options.quiet) return;
-      switch (event.type) {
-        case "run_started": {
-          total = event.total;
-          started = now();
-          const where = event.results_path ? ` → ${showPath(event.results_path, options.cwd)}` : "";
-          const dry = event.dry_run ? paint("yellow", " (dry run: targets replaced by mocks)") : "";
-          line(
-            `Running ${event.total} case${
-              event.total === 1 ? "" : "s"
-            } from ${event.files.length} file${
-              event.files.length === 1 ? "" : "s"
-            } with ${event.workers} worker${event.workers === 1 ? "" : "s"}${dry}${where}`,
-          );
-          break;
-        }
-        case "target_resolved":
-          if (options.verbose) {
-            const from = event.targets_file
-              ? ` from ${showPath(event.targets_file, options.cwd)}`
-              : "";
-            const cap = event.workers !== undefined ? `, workers ${event.workers}` : "";
-            const judge = event.judge_target ? `, judge '${clean(event.judge_target)}'` : "";
-            line(
-              paint(
-                "dim",
-                `Using target '${clean(event.target)}' [${
-                  clean(event.provider)
-                }]${from}${cap}${judge}`,
-              ),
-            );
-          }
-          break;
-        case "case_started":
-          if (options.verbose && !options.isTTY) {
-            line(paint("dim", `start ${clean(event.eval_id)} → ${clean(event.target)}`));
-          }
-          break;
-        case "retry":
-          if (options.verbose) {
-            line(
-              paint(
-                "yellow",
-                `retry ${clean(event.eval_id)}: attempt ${event.attempt} failed (${
-                  clean(event.reason)
-                }); next in ${formatDuration(event.delay_ms)}`,
-              ),
-            );
-          }
-          break;
-        case "case_finished": {
-          done = event.done;
-          total = Math.max(total, event.total);
-          const row = event.row;
-          if (row.status === "error") counts.error++;
-          else counts[row.verdict]++;
-          if (options.isTTY) {
-            if (row.status === "error") {
-              line(`${paint("red", "✗")} ${clean(row.eval_id)}: ${clean(row.error ?? "error")}`);
-            } else draw(done === total);
-          } else {
-            const head = `[${event.done}/${event.total}] ${rowLabel(row, paint)}`;
-            if (row.status === "error") {
-              const tries = row.attempts > 1 ? ` (${row.attempts} attempts)` : "";
-              line(`${head} ${clean(row.eval_id)}: ${clean(row.error ?? "error")}${tries}`);
-            } else {
-              line(
-                `${head} ${row.score.toFixed(3)}  ${clean(row.eval_id)}  ${
-                  paint("dim", formatDuration(row.duration_ms))
-                }`,
-              );
-            }
-          }
-          break;
-        }
-        case "interrupted":
-          line(
-            paint(
-              "yellow",
-              `Interrupted: aborting ${event.in_flight} running case${
-                event.in_flight === 1 ? "" : "s"
-              }, ${event.not_started} not started (Ctrl-C again to exit now)`,
-            ),
-          );
-          break;
-        case "run_finished":
-          clearLive();
-          break;
-      }
-    },
-    finish() {
-      clearLive();
-    },
-  };
-}
+export { formatDuration } from "./console_text.ts";
+export { createProgressReporter, type ProgressOptions, type ProgressReporter } from "./progress.ts";
 
 /** Options of {@link renderSummary}. */
 export interface RenderSummaryOptions {
@@ -241,12 +21,41 @@ export interface RenderSummaryOptions {
   cwd?: string;
   /** The `--threshold` in force, shown next to the mean. */
   threshold?: number;
+  /**
+   * Only the counts (`--quiet`): no list of failed, errored or invalid cases, no histogram,
+   * slowest cases or per-evaluator means (default false).
+   */
+  quiet?: boolean;
+  /** Most failed (and most errored) cases listed; the rest are counted (default 20). */
+  listLimit?: number;
 }
 
 const fmt = (v: number | null) => v === null ? "-" : v.toFixed(3);
 
+/** Widest first miss shown in the list of failed cases, in columns. */
+const MISS_COLUMNS = 100;
+
+/** Appends `items` rendered by `render`, at most `limit` of them, then how many were left out. */
+function pushCapped<T>(
+  out: string[],
+  items: readonly T[],
+  limit: number,
+  render: (item: T) => string,
+): void {
+  for (const item of items.slice(0, limit)) out.push(render(item));
+  if (items.length > limit) out.push(`  … and ${items.length - limit} more`);
+}
+
+/** `id`, or `dataset/id` when the listed cases come from several datasets. */
+function caseLabel(summary: RunSummary): (c: { eval_id: string; dataset: string }) => string {
+  const datasets = new Set([...summary.errors, ...summary.failed].map((c) => c.dataset));
+  return (c) => clean(datasets.size > 1 ? `${c.dataset}/${c.eval_id}` : c.eval_id);
+}
+
 /**
- * Renders the end-of-run summary as text.
+ * Renders the end-of-run summary as text: the errored cases with their reasons, the failed
+ * cases with their score and first miss (each list capped at `listLimit`), the invalid cases
+ * skipped, then counts and statistics. With `quiet`, only the counts.
  *
  * @example
  * ```ts
@@ -258,19 +67,30 @@ const fmt = (v: number | null) => v === null ? "-" : v.toFixed(3);
 export function renderSummary(summary: RunSummary, options: RenderSummaryOptions): string {
   const paint = painter(options.color);
   const out: string[] = [];
-  if (summary.errors.length > 0) {
+  const limit = options.listLimit ?? 20;
+  const label = caseLabel(summary);
+  const full = !options.quiet;
+  if (full && summary.errors.length > 0) {
     out.push(paint("red", paint("bold", `Errors (${summary.errors.length})`)));
-    for (const e of summary.errors) {
+    pushCapped(out, summary.errors, limit, (e) => {
       const tries = e.attempts > 1 ? ` (${e.attempts} attempts)` : "";
-      out.push(
-        `  ${paint("red", "✗")} ${clean(e.eval_id)} [${clean(e.target)}]: ${
-          clean(e.error)
-        }${tries}`,
-      );
-    }
+      return `  ${paint("red", "✗")} ${label(e)} [${clean(e.target)}]: ${clean(e.error)}${tries}`;
+    });
     out.push("");
   }
-  if (summary.invalid.length > 0) {
+  if (full && summary.failed.length > 0) {
+    out.push(paint("red", paint("bold", `Failed (${summary.failed.length})`)));
+    pushCapped(out, summary.failed, limit, (f) => {
+      const miss = f.first_miss === undefined
+        ? ""
+        : `  ${clipToWidth(clean(f.first_miss), MISS_COLUMNS)}`;
+      return `  ${paint("red", "✗")} ${label(f)} [${clean(f.target)}]  ${
+        f.score.toFixed(3)
+      }${miss}`;
+    });
+    out.push("");
+  }
+  if (full && summary.invalid.length > 0) {
     out.push(
       paint(
         "red",
@@ -310,7 +130,7 @@ export function renderSummary(summary: RunSummary, options: RenderSummaryOptions
       fmt(s.max)
     }  stdev ${fmt(s.stdev)}${gate}`,
   );
-  if (summary.scored > 0) {
+  if (full && summary.scored > 0) {
     out.push("  Histogram:");
     const widest = Math.max(...summary.histogram.map((b) => b.count), 1);
     for (const bin of summary.histogram) {
@@ -318,13 +138,13 @@ export function renderSummary(summary: RunSummary, options: RenderSummaryOptions
       out.push(`    ${bin.range}  ${String(bin.count).padStart(5)}${bar ? `  ${bar}` : ""}`);
     }
   }
-  if (summary.slowest.length > 0) {
+  if (full && summary.slowest.length > 0) {
     out.push("  Slowest:");
     for (const c of summary.slowest) {
       out.push(`    ${formatDuration(c.duration_ms).padStart(7)}  ${clean(c.eval_id)}`);
     }
   }
-  if (summary.evaluators.length > 0) {
+  if (full && summary.evaluators.length > 0) {
     out.push("  Evaluators:");
     for (const e of summary.evaluators) {
       const label = clean(e.name === e.type ? e.name : `${e.name} (${e.type})`);

@@ -4,6 +4,7 @@
  * @module
  */
 import type { ResultRow } from "../schema/result.ts";
+import type { RunOptionsRecord } from "../schema/run_record.ts";
 import type { RunSummary } from "./summary.ts";
 
 /** The run is about to start its first case. */
@@ -20,6 +21,12 @@ export interface RunStartedEvent {
   results_path?: string;
   /** Whether targets are mocks. */
   dry_run: boolean;
+  /** Id of the run (every row's `run_id`). */
+  run_id?: string;
+  /** ISO time the run started. */
+  started_at?: string;
+  /** The options that affect results (recorded in `<results>.run.json`). */
+  options?: RunOptionsRecord;
 }
 
 /** A target was resolved for the first time (shown with `--verbose`). */
@@ -36,6 +43,10 @@ export interface TargetResolvedEvent {
   workers?: number;
   /** The judge target, when one is used. */
   judge_target?: string;
+  /** Model or deployment as written in the targets file, when set. */
+  model?: string;
+  /** Endpoint or base URL as written in the targets file, when set. */
+  endpoint?: string;
 }
 
 /** A case started (its target call is about to be made). */

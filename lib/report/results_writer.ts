@@ -23,7 +23,7 @@ export interface ResultsWriter {
   readonly count: number;
   /**
    * Writes one row as one line. The line is in the operating system's hands when this returns.
-   * The row is written as given: the runner redacts secrets first (`createRedactor().row`).
+   * The row is written as given: the recorder (`recorder.ts`) redacts secrets first.
    * Throws {@link ResultsWriteError} when the line cannot be written; the file then still ends
    * with the last whole row.
    */

@@ -11,95 +11,24 @@
  * @module
  */
 import type { Diagnostic } from "../schema/eval_case.ts";
-import type { ResultRow } from "../schema/result.ts";
+import type { EvaluatorResult, ResultRow } from "../schema/result.ts";
+import type {
+  HistogramBin,
+  RunSummary,
+  ScoreStats,
+  SummaryError,
+  SummaryFailure,
+} from "../schema/run_record.ts";
 
-/** One error row, as listed in the summary. */
-export interface SummaryError {
-  /** Case id. */
-  eval_id: string;
-  /** Dataset name. */
-  dataset: string;
-  /** Target name. */
-  target: string;
-  /** Why the case failed to run or be scored. */
-  error: string;
-  /** Target call attempts made. */
-  attempts: number;
-}
-
-/** One histogram bin. */
-export interface HistogramBin {
-  /** Label such as `0.0-0.2`. */
-  range: string;
-  /** Inclusive lower bound. */
-  start: number;
-  /** Upper bound (exclusive except for the last bin). */
-  end: number;
-  /** Scored rows in the bin. */
-  count: number;
-}
-
-/** Mean score of one evaluator (by name and type) across the rows it ran on. */
-export interface EvaluatorMean {
-  /** Evaluator name. */
-  name: string;
-  /** Evaluator type. */
-  type: string;
-  /** Mean score over the results with status `ok`; `null` when none scored. */
-  mean: number | null;
-  /** Results with status `ok`. */
-  count: number;
-  /** Results with status `error`. */
-  errors: number;
-}
-
-/** Score statistics; every field is `null` when nothing was scored. */
-export interface ScoreStats {
-  /** Arithmetic mean. */
-  mean: number | null;
-  /** Median (mean of the two middle values for an even count). */
-  median: number | null;
-  /** Lowest score. */
-  min: number | null;
-  /** Highest score. */
-  max: number | null;
-  /** Sample standard deviation (n - 1); `null` below two scores. */
-  stdev: number | null;
-}
-
-/** The end-of-run summary (also the `--json` output of `agentv run`). */
-export interface RunSummary {
-  /** Rows written (cases that ran, including errors and interrupted ones). */
-  total: number;
-  /** Rows with status `ok` (scored). */
-  scored: number;
-  /** Rows with status `error`, each with its reason. */
-  errors: SummaryError[];
-  /** Cases the loader rejected (skipped, never run): their diagnostics. */
-  invalid: Diagnostic[];
-  /** Cases selected but never started because the run was interrupted. */
-  not_started: number;
-  /** Whether the run was interrupted (Ctrl-C). */
-  interrupted: boolean;
-  /** Whether targets were replaced by mocks (`--dry-run`). */
-  dry_run: boolean;
-  /** Score statistics over scored rows. */
-  scores: ScoreStats;
-  /** Verdict counts over scored rows. */
-  verdicts: { pass: number; borderline: number; fail: number };
-  /** Five bins from 0.0 to 1.0 over scored rows. */
-  histogram: HistogramBin[];
-  /** Up to five slowest rows by `duration_ms`, slowest first. */
-  slowest: { eval_id: string; dataset: string; duration_ms: number }[];
-  /** Mean score per evaluator (name + type), in first-seen order. */
-  evaluators: EvaluatorMean[];
-  /** Sum of token usage over rows that reported it. */
-  token_usage?: { input: number; output: number };
-  /** Path of the results file, when one was written. */
-  results_path?: string;
-  /** Wall time of the run in ms. */
-  duration_ms: number;
-}
+// The summary's types live with its zod schema (it is part of `<results>.run.json`).
+export type {
+  EvaluatorMean,
+  HistogramBin,
+  RunSummary,
+  ScoreStats,
+  SummaryError,
+  SummaryFailure,
+} from "../schema/run_record.ts";
 
 /** Options of {@link summarizeResults}. */
 export interface SummarizeOptions {
@@ -171,12 +100,28 @@ export function createSummaryAccumulator(): SummaryAccumulator {
     count: 0,
   }));
   const errors: SummaryError[] = [];
+  const failed: SummaryFailure[] = [];
   const slowest: { eval_id: string; dataset: string; duration_ms: number; order: number }[] = [];
   const byEvaluator = new Map<
     string,
     { name: string; type: string; sum: number; count: number; errors: number }
   >();
   let tokens: { input: number; output: number } | undefined;
+  let cost: number | undefined;
+  let judgeTokens: { input: number; output: number } | undefined;
+  let judgeCost: number | undefined;
+  // Judge usage sits on every evaluator result that called a judge, composite members included.
+  const addJudgeUsage = (results: readonly EvaluatorResult[]): void => {
+    for (const e of results) {
+      if (e.token_usage) {
+        judgeTokens ??= { input: 0, output: 0 };
+        judgeTokens.input += e.token_usage.input;
+        judgeTokens.output += e.token_usage.output;
+      }
+      if (typeof e.cost_usd === "number") judgeCost = (judgeCost ?? 0) + e.cost_usd;
+      if (e.evaluator_results) addJudgeUsage(e.evaluator_results);
+    }
+  };
   let total = 0;
   let anyDryRun = false;
   return {
@@ -187,6 +132,7 @@ export function createSummaryAccumulator(): SummaryAccumulator {
         scores.push(r.score);
         verdicts[r.verdict]++;
         histogram[histogramBin(r.score)].count++;
+        if (r.verdict === "fail") failed.push(failureOf(r));
       } else if (r.status === "error") {
         errors.push({
           eval_id: r.eval_id,
@@ -216,12 +162,16 @@ export function createSummaryAccumulator(): SummaryAccumulator {
         tokens.input += r.token_usage.input;
         tokens.output += r.token_usage.output;
       }
+      const rowCost = r.trace_summary?.cost_usd;
+      if (typeof rowCost === "number") cost = (cost ?? 0) + rowCost;
+      addJudgeUsage(r.evaluator_results);
     },
     finish(options: SummarizeOptions = {}): RunSummary {
       const summary: RunSummary = {
         total,
         scored: scores.length,
         errors: [...errors],
+        failed: [...failed],
         invalid: options.invalid ?? [],
         not_started: options.notStarted ?? 0,
         interrupted: options.interrupted ?? false,
@@ -240,10 +190,56 @@ export function createSummaryAccumulator(): SummaryAccumulator {
         duration_ms: options.durationMs ?? 0,
       };
       if (tokens) summary.token_usage = { ...tokens };
+      if (cost !== undefined) summary.cost_usd = cost;
+      if (judgeTokens) summary.judge_token_usage = { ...judgeTokens };
+      if (judgeCost !== undefined) summary.judge_cost_usd = judgeCost;
       if (options.resultsPath !== undefined) summary.results_path = options.resultsPath;
       return summary;
     },
   };
+}
+
+/** The summary entry of a failed row: its first miss, else its evaluators' first miss or error. */
+function failureOf(r: ResultRow): SummaryFailure {
+  const failure: SummaryFailure = {
+    eval_id: r.eval_id,
+    dataset: r.dataset,
+    target: r.target,
+    score: r.score,
+  };
+  const miss = firstMiss(r);
+  if (miss !== undefined) failure.first_miss = miss;
+  return failure;
+}
+
+/**
+ * What went wrong first in a row: its first miss, else its evaluators' first miss or error
+ * (depth first, through composites); `undefined` when there is none.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { firstMiss } from "./summary.ts";
+ * const check = { name: "c", type: "contains", status: "ok" as const, score: 0, weight: 1 };
+ * const failed = { ...check, verdict: "fail" as const, hits: [], misses: ["no 'Paris'"] };
+ * assert.equal(firstMiss({ misses: [], evaluator_results: [failed] }), "no 'Paris'");
+ * ```
+ */
+export function firstMiss(
+  row: Pick<ResultRow, "misses" | "evaluator_results">,
+): string | undefined {
+  return row.misses[0] ?? firstEvaluatorMiss(row.evaluator_results);
+}
+
+function firstEvaluatorMiss(
+  results: ResultRow["evaluator_results"] | undefined,
+): string | undefined {
+  for (const e of results ?? []) {
+    const miss = e.misses[0] ?? firstEvaluatorMiss(e.evaluator_results) ??
+      (e.status === "error" ? e.error : undefined);
+    if (miss !== undefined) return miss;
+  }
+  return undefined;
 }
 
 /** Most slowest cases an accumulator keeps. */

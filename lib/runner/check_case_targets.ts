@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { locateJsonlSites } from "../loader/jsonl_file.ts";
 import { ConfinedReadError } from "../loader/read_confined.ts";
 import type { CaseTargetUse } from "../loader/validate_eval_file.ts";
 import type { Diagnostic } from "../schema/eval_case.ts";
@@ -70,15 +71,23 @@ export function createCaseTargetChecker(options: CaseTargetCheckOptions = {}): C
     });
     if (path === undefined) return [];
     const loaded = await load(path, root);
-    const diagnostics: Diagnostic[] = [];
-    const at = (use: CaseTargetUse, message: string): Diagnostic => ({
-      severity: "error",
-      file,
-      ...(use.line !== undefined ? { line: use.line } : {}),
-      ...(use.column !== undefined ? { column: use.column } : {}),
-      ...(use.path ? { path: use.path } : {}),
-      message: `Case '${use.id}': ${message}`,
-    });
+    const found: { use: CaseTargetUse; message: string }[] = [];
+    const report = async () => {
+      // JSONL sites carry only a line: the columns are found for the cases reported.
+      const uses = await locateJsonlSites(file, found.map((f) => f.use));
+      return found.map(({ message }, i): Diagnostic => {
+        const use = uses[i];
+        return {
+          severity: "error",
+          file,
+          ...(use.line !== undefined ? { line: use.line } : {}),
+          ...(use.column !== undefined ? { column: use.column } : {}),
+          ...(use.path ? { path: use.path } : {}),
+          message: `Case '${use.id}': ${message}`,
+        };
+      });
+    };
+    const at = (use: CaseTargetUse, message: string) => found.push({ use, message });
     if (loaded instanceof TargetsFileError) {
       const first = loaded.diagnostics.find((d) => d.severity === "error");
       const where = first?.line !== undefined ? `:${first.line}:${first.column ?? 1}` : "";
@@ -87,14 +96,14 @@ export function createCaseTargetChecker(options: CaseTargetCheckOptions = {}): C
         const name = options.targetOverride ?? use.target;
         if (seen.has(name)) continue;
         seen.add(name);
-        diagnostics.push(at(
+        at(
           use,
           `target '${name}' cannot be used: the targets file ${show(path)}${where} is invalid${
             first ? ` (${first.message})` : ""
           }; fix the targets file (the cases that use it would not run)`,
-        ));
+        );
       }
-      return diagnostics;
+      return await report();
     }
     const names = loaded.targets.map((t) => t.name);
     for (const use of targets) {
@@ -103,12 +112,12 @@ export function createCaseTargetChecker(options: CaseTargetCheckOptions = {}): C
       const broken = loaded.broken.get(name)?.[0];
       if (broken) {
         const where = broken.line !== undefined ? `:${broken.line}:${broken.column ?? 1}` : "";
-        diagnostics.push(at(
+        at(
           use,
           `target '${name}' cannot be used: its definition in ${
             show(path)
           }${where} is invalid (${broken.message}); fix the target (the cases that use it would not run)`,
-        ));
+        );
         continue;
       }
       const guess = suggest(name, names);
@@ -122,15 +131,15 @@ export function createCaseTargetChecker(options: CaseTargetCheckOptions = {}): C
         : use.ownTarget
         ? "define it there or change the case's execution.target"
         : "define it there or set execution.target in the file";
-      diagnostics.push(at(
+      at(
         use,
         `target '${name}'${from} is not defined in ${show(path)}${
           guess ? `; did you mean '${guess}'?` : ""
         }; expected one of the defined targets: ${
           names.length > 0 ? names.join(", ") : "(none)"
         }; ${fix}`,
-      ));
+      );
     }
-    return diagnostics;
+    return await report();
   };
 }

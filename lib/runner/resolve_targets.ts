@@ -232,7 +232,8 @@ export function createTargetResolver(options: TargetResolverOptions): TargetReso
       ...(options.fetch ? { fetch: options.fetch } : {}),
     });
     for (const s of target.secrets) secrets.add(s);
-    if (target.provider === "cli") {
+    // Agent targets run a command too (their executable, and whatever their tools run).
+    if (["cli", "claude-code", "codex"].includes(target.provider)) {
       commandTargets.set(`${targetsPath}\0${set.root}\0${name}`, {
         name,
         targetsFile: targetsPath,
@@ -272,12 +273,20 @@ export function createTargetResolver(options: TargetResolverOptions): TargetReso
     }
     const target = await resolveNamed(set, name, targetsPath);
     const judgeName = options.judgeTarget ?? target.judgeTarget;
+    // Model and endpoint as written (a `${{ VAR }}` stays a reference), for the run record.
+    const written = targetsPath === undefined
+      ? undefined
+      : (await readTargetsFile(targetsPath, set)).targets.find((t) => t.name === name);
+    const model = firstString(written, ["model", "deployment"]);
+    const endpoint = firstString(written, ["endpoint", "base_url", "url"]);
     options.onResolved?.({
       target: name,
       provider: target.provider,
       ...(targetsPath !== undefined ? { targets_file: targetsPath } : {}),
       ...(target.workers !== undefined ? { workers: target.workers } : {}),
       ...(judgeName !== undefined ? { judge_target: judgeName } : {}),
+      ...(model !== undefined ? { model } : {}),
+      ...(endpoint !== undefined ? { endpoint } : {}),
     });
     return {
       target,
@@ -315,11 +324,9 @@ export function createTargetResolver(options: TargetResolverOptions): TargetReso
       const judgeName = options.judgeTarget ?? base.target.judgeTarget;
       const wantsJudge = caseEvaluators(evalCase).some(needsJudge);
       if (judgeName === undefined) {
+        if (!wantsJudge) return { ...base, noJudgeReason: "" };
         const where = (await findTargetsPath(set)) ?? ".agentv/targets.yaml";
-        return {
-          ...base,
-          noJudgeReason: missingJudgeError(name, where).message,
-        };
+        return { ...base, noJudgeReason: missingJudgeError(name, where).message };
       }
       if (!wantsJudge) return { ...base, noJudgeReason: "" };
       const judgeKey = `${set.file}\0${set.evalDir}\0${judgeName}`;
@@ -339,4 +346,16 @@ export function createTargetResolver(options: TargetResolverOptions): TargetReso
     secrets: () => [...secrets],
     commandTargets: () => [...commandTargets.values()],
   };
+}
+
+/** The first of `keys` that holds a non-empty string in a target definition. */
+function firstString(
+  definition: Record<string, unknown> | undefined,
+  keys: readonly string[],
+): string | undefined {
+  for (const key of keys) {
+    const value = definition?.[key];
+    if (typeof value === "string" && value !== "") return value;
+  }
+  return undefined;
 }

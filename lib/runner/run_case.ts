@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { join } from "node:path";
 import { aggregateCaseScore } from "../evaluators/case_score.ts";
 import { candidateAnswer, summarizeTrace } from "../evaluators/answer.ts";
 import { runEvaluator } from "../evaluators/run_evaluator.ts";
@@ -14,7 +15,9 @@ import type { EvalCase } from "../schema/eval_case.ts";
 import type { EvaluatorConfig } from "../schema/evaluator.ts";
 import type { EvaluatorResult, OutputMessage, ResultRow } from "../schema/result.ts";
 import { invokeWithRetry, type RetryInfo } from "../targets/retry.ts";
-import type { Target, TargetResponse } from "../targets/types.ts";
+import { type Target, TargetError, type TargetResponse } from "../targets/types.ts";
+import type { WorkspaceChanges } from "../schema/workspace.ts";
+import type { CaseWorkspace, WorkspaceManager } from "./workspace.ts";
 
 /** Evaluator types that need a judge model. */
 const JUDGED_TYPES = new Set(["llm_judge", "rubric"]);
@@ -64,6 +67,8 @@ export interface CaseRuntime {
   signal: AbortSignal;
   /** The runner's clock in ms. */
   now: () => number;
+  /** Id of the run, written to every row (`run_id`). */
+  runId: string;
   /** Marks rows `dry_run: true`; code judges are skipped. */
   dryRun: boolean;
   /** Environment subprocess code judges take their variables from (see `child_env.ts`). */
@@ -74,6 +79,11 @@ export interface CaseRuntime {
   onRetry?: (retry: CaseRetry) => void;
   /** Redacts secrets from error text. */
   redact: (text: string) => string;
+  /**
+   * Makes the case's workspace when it needs one (a `workspace_template`, or an agent target):
+   * the target runs in it, the row records what changed (`workspace`), evaluators get its path.
+   */
+  workspaces?: WorkspaceManager;
 }
 
 function messageOf(error: unknown): string {
@@ -87,19 +97,20 @@ function attemptsOf(error: unknown, counted: number): number {
 }
 
 /** What a row needs besides the case. */
-type RowRuntime = Pick<CaseRuntime, "now" | "targetName" | "dryRun">;
+type RowRuntime = Pick<CaseRuntime, "now" | "targetName" | "dryRun" | "runId">;
 
 function baseRow(evalCase: EvalCase, runtime: RowRuntime): Pick<
   ResultRow,
-  "timestamp" | "eval_id" | "dataset" | "conversation_id" | "target"
+  "timestamp" | "eval_id" | "dataset" | "run_id" | "trial" | "conversation_id" | "target"
 > {
   return {
     timestamp: new Date(runtime.now()).toISOString(),
     eval_id: evalCase.id,
     dataset: evalCase.dataset,
-    ...(evalCase.conversation_id !== undefined
-      ? { conversation_id: evalCase.conversation_id }
-      : {}),
+    run_id: runtime.runId,
+    // Every case runs once for now; trials (repeated runs of a case) will count up from 0.
+    trial: 0,
+    conversation_id: evalCase.conversation_id ?? null,
     target: runtime.targetName,
   };
 }
@@ -118,9 +129,12 @@ function errorRow(
     verdict: "fail",
     hits: [],
     misses: [`Error: ${error}`],
+    reasoning: null,
     candidate_answer: candidateAnswer(outputMessages),
     evaluator_results: [],
+    trace_summary: null,
     output_messages: outputMessages,
+    token_usage: null,
     duration_ms: extra.durationMs,
     attempts: extra.attempts,
     error,
@@ -138,6 +152,7 @@ function errorRow(
  * const row = blockedCaseRow(evalCase, {
  *   targetName: "nope",
  *   now: Date.now,
+ *   runId: "2026-01-21T10-22-57-123Z-1a2b3c",
  *   dryRun: false,
  *   reason: "Unknown target 'nope'",
  * });
@@ -161,6 +176,53 @@ export function blockedCaseRow(
  * ```
  */
 export async function runCase(evalCase: EvalCase, runtime: CaseRuntime): Promise<ResultRow> {
+  if (runtime.workspaces === undefined) return await runCaseIn(evalCase, runtime, undefined);
+  let workspace: CaseWorkspace | undefined;
+  try {
+    workspace = await runtime.workspaces.open({
+      evalCase,
+      target: runtime.target,
+      evalDir: runtime.evalDir,
+      root: runtime.root,
+    });
+  } catch (e) {
+    return errorRow(evalCase, runtime, runtime.redact(messageOf(e)), {
+      attempts: 0,
+      durationMs: 0,
+    });
+  }
+  try {
+    return await runCaseIn(evalCase, runtime, workspace);
+  } finally {
+    await workspace?.dispose();
+  }
+}
+
+/** What changed in the workspace, or `undefined` without one (a failure to read it is noted). */
+async function workspaceChanges(
+  workspace: CaseWorkspace | undefined,
+): Promise<WorkspaceChanges | undefined> {
+  if (workspace === undefined) return undefined;
+  try {
+    return await workspace.changes();
+  } catch (e) {
+    return {
+      template: workspace.template ?? null,
+      path: workspace.kept ? workspace.path : null,
+      added: [],
+      modified: [],
+      deleted: [],
+      diff: `(the workspace could not be compared: ${messageOf(e)})\n`,
+      diff_truncated: false,
+    };
+  }
+}
+
+async function runCaseIn(
+  evalCase: EvalCase,
+  runtime: CaseRuntime,
+  workspace: CaseWorkspace | undefined,
+): Promise<ResultRow> {
   const interrupted = () => runtime.signal.aborted;
   let prompt: string;
   let guidelines: string;
@@ -196,8 +258,10 @@ export async function runCase(evalCase: EvalCase, runtime: CaseRuntime): Promise
       messages,
       guidelines,
       evalDir: runtime.evalDir,
+      ...(workspace !== undefined ? { cwd: workspace.path } : {}),
+      logPath: agentLogPath(runtime.root, runtime.runId, evalCase.id),
     }, {
-      timeoutMs: runtime.timeoutMs,
+      timeoutMs: runtime.target.timeoutMs ?? runtime.timeoutMs,
       signal: runtime.signal,
       onRetry: (info: RetryInfo) => {
         retries++;
@@ -213,18 +277,30 @@ export async function runCase(evalCase: EvalCase, runtime: CaseRuntime): Promise
   } catch (e) {
     const durationMs = Math.round(runtime.now() - started);
     const reason = interrupted() ? "interrupted" : runtime.redact(messageOf(e));
-    return errorRow(evalCase, runtime, reason, {
-      attempts: attemptsOf(e, retries + 1),
-      durationMs,
-    });
+    // What a failed or timed-out agent changed before it stopped is worth keeping too.
+    const changes = await workspaceChanges(workspace);
+    // An agent's trace, usage and log up to its failure.
+    const partial = e instanceof TargetError ? e.partial : undefined;
+    return {
+      ...errorRow(evalCase, runtime, reason, {
+        attempts: attemptsOf(e, retries + 1),
+        durationMs,
+        ...(partial !== undefined ? { outputMessages: partial.output_messages } : {}),
+      }),
+      ...(partial?.token_usage !== undefined ? { token_usage: partial.token_usage } : {}),
+      ...(partial?.log_path !== undefined ? { log_path: partial.log_path } : {}),
+      ...(changes !== undefined ? { workspace: changes } : {}),
+    };
   }
   const durationMs = Math.round(runtime.now() - started);
+  const changes = await workspaceChanges(workspace);
 
   const outputMessages = response.output_messages;
   const trace = summarizeTrace(outputMessages, {
     token_usage: response.token_usage,
     cost_usd: response.cost_usd,
     duration_ms: response.duration_ms ?? durationMs,
+    turns: response.turns,
   });
   const candidate = candidateAnswer(outputMessages);
   const context: EvaluationContext = {
@@ -242,6 +318,8 @@ export async function runCase(evalCase: EvalCase, runtime: CaseRuntime): Promise
     ...(runtime.env !== undefined ? { env: runtime.env } : {}),
     dryRun: runtime.dryRun,
     runEvaluator,
+    ...(workspace !== undefined ? { workspacePath: workspace.path } : {}),
+    ...(changes !== undefined ? { workspaceChanges: changes } : {}),
   };
 
   const results: EvaluatorResult[] = [];
@@ -264,15 +342,33 @@ export async function runCase(evalCase: EvalCase, runtime: CaseRuntime): Promise
     verdict: aggregate.verdict,
     hits: aggregate.hits,
     misses: aggregate.misses,
-    ...(aggregate.reasoning !== undefined ? { reasoning: aggregate.reasoning } : {}),
+    reasoning: aggregate.reasoning ?? null,
     candidate_answer: candidate,
     evaluator_results: results,
     trace_summary: trace,
     output_messages: outputMessages,
-    ...(response.token_usage !== undefined ? { token_usage: response.token_usage } : {}),
+    token_usage: response.token_usage ?? null,
     duration_ms: durationMs,
     attempts,
-    ...(error !== undefined ? { error } : {}),
+    error: error ?? null,
+    ...(response.log_path !== undefined ? { log_path: response.log_path } : {}),
+    ...(changes !== undefined ? { workspace: changes } : {}),
     ...(runtime.dryRun ? { dry_run: true } : {}),
   };
+}
+
+/**
+ * Where an agent target keeps the raw event stream of a case:
+ * `<root>/.agentv/logs/<run_id>/<case id>.jsonl` (the id made safe as a file name).
+ *
+ * @example
+ * ```ts
+ * import { agentLogPath } from "./run_case.ts";
+ * agentLogPath("/repo", "2026-01-21T10-22-57-123Z-1a2b3c", "fix/bug 1");
+ * // "/repo/.agentv/logs/2026-01-21T10-22-57-123Z-1a2b3c/fix_bug_1.jsonl"
+ * ```
+ */
+export function agentLogPath(root: string, runId: string, caseId: string): string {
+  const safe = (s: string) => s.replace(/[^A-Za-z0-9._-]+/g, "_").replace(/^[._]+/, "") || "case";
+  return join(root, ".agentv", "logs", safe(runId), `${safe(caseId).slice(0, 100)}.jsonl`);
 }

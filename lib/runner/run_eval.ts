@@ -1,30 +1,29 @@
 /**
  * The run: load eval files, select cases, resolve targets, run every case through one bounded
- * worker pool (plus per-target caps), append each row to the results file as it finishes, and
- * summarise. Interruption (the `signal`) stops scheduling, aborts calls in flight, records them
+ * worker pool (plus per-target caps) and emit events as it goes. The recorder
+ * (`lib/report/recorder.ts`), attached to those events, redacts each row, appends it to the
+ * results file as it finishes, keeps `<results>.run.json` and the summary. Interruption (the `signal`) stops scheduling, aborts calls in flight, records them
  * as `interrupted` errors and still returns the partial summary.
  *
  * @module
  */
 import { resolve } from "node:path";
-import { loadEvalFile } from "../loader/load_eval_file.ts";
 import { matchGlob } from "../loader/glob.ts";
-import { EvalLoadError } from "../loader/errors.ts";
-import {
-  openResultsWriter,
-  ResultsWriteError,
-  type ResultsWriter,
-} from "../report/results_writer.ts";
-import { createSummaryAccumulator, type RunSummary } from "../report/summary.ts";
+import { createRunRecorder } from "../report/recorder.ts";
+import { newRunId } from "../report/run_record.ts";
+import type { RunSummary } from "../report/summary.ts";
 import type { Diagnostic, EvalCase } from "../schema/eval_case.ts";
 import type { ResultRow } from "../schema/result.ts";
-import { createRedactor } from "../targets/redact.ts";
+import { createRedactor, type Redactor } from "../targets/redact.ts";
 import { blockedReason, noCaseCouldRun } from "./blocked_cases.ts";
 import { RunConfigError, TargetUnavailableError } from "./errors.ts";
-import type { RunEvent } from "../report/events.ts";
+import type { RunEvent, RunStartedEvent } from "../report/events.ts";
+import { loadSets } from "./load_sets.ts";
+import { recordedOptions, resultsFileError } from "./run_record_options.ts";
 import { Semaphore } from "./pool.ts";
 import { type CaseBinding, createTargetResolver } from "./resolve_targets.ts";
 import { blockedCaseRow, caseEvaluators, runCase } from "./run_case.ts";
+import { createWorkspaceManager } from "./workspace.ts";
 import {
   checkRunPermission,
   type CommandNeed,
@@ -54,7 +53,11 @@ export type EvalFileLoader = (
 
 /** Options of {@link runEval}. */
 export interface RunEvalOptions {
-  /** Eval files to load (absolute, or relative to `cwd`). */
+  /**
+   * Eval files and folders to load (absolute, or relative to `cwd`); a folder is searched
+   * recursively for eval files as `agentv run` searches it (sidecars, result files, dot folders
+   * and `node_modules` are left out).
+   */
   files?: string[];
   /** Eval files already loaded (run after `files`). */
   sets?: LoadedEvalSet[];
@@ -74,8 +77,13 @@ export interface RunEvalOptions {
   timeoutMs?: number;
   /** Glob on case ids (`*`, `**`, `?`, `{a,b}`, `[...]`); other cases are not run. */
   filter?: string;
-  /** Results file (JSONL, truncated first); no file is written when absent. */
+  /**
+   * Results file (JSONL, truncated first), with its run record `<out>.run.json` beside it; no
+   * file is written when absent.
+   */
   out?: string;
+  /** The CI gate's `--threshold`: not applied here, recorded in the run record's options. */
+  threshold?: number;
   /**
    * Replace every target and the judge by mocks (no network, no process); code judges are
    * skipped (`status: "skipped"` results that do not count). Rows get `dry_run: true`.
@@ -108,6 +116,13 @@ export interface RunEvalOptions {
    * the results file and the summary is built as they finish, so memory stays flat.
    */
   keepRows?: boolean;
+  /**
+   * Keep each case's workspace under `<root>/.agentv/workspaces/<run_id>/<case>` instead of
+   * deleting it after the case (`--keep-workspaces`; default false).
+   */
+  keepWorkspaces?: boolean;
+  /** Folder holding the run's temporary workspaces (default the OS temp folder). */
+  workspaceTempDir?: string;
 }
 
 /** What {@link runEval} returns. */
@@ -130,37 +145,6 @@ export function isSkippedCaseDiagnostic(d: Diagnostic): boolean {
   return d.severity === "error" || /\bskipp(ed|ing)\b/i.test(d.message);
 }
 
-async function loadSets(options: RunEvalOptions): Promise<LoadedEvalSet[]> {
-  const load: EvalFileLoader = options.load ?? loadEvalFile;
-  const sets: LoadedEvalSet[] = [];
-  const fileErrors: Diagnostic[] = [];
-  const root = options.root === undefined ? undefined : resolve(options.cwd, options.root);
-  for (const path of options.files ?? []) {
-    try {
-      sets.push(
-        await load(resolve(options.cwd, path), {
-          ...(root !== undefined ? { root } : {}),
-          verbose: options.verbose ?? false,
-        }),
-      );
-    } catch (e) {
-      if (e instanceof EvalLoadError || (e as { diagnostics?: unknown })?.diagnostics) {
-        fileErrors.push(...(e as EvalLoadError).diagnostics);
-        if ((e as EvalLoadError).diagnostics.length === 0) {
-          fileErrors.push({ severity: "error", file: path, message: (e as Error).message });
-        }
-      } else throw e;
-    }
-  }
-  if (fileErrors.length > 0) {
-    throw new RunConfigError(
-      `Could not load ${new Set(fileErrors.map((d) => d.file)).size} eval file(s); nothing ran`,
-      { diagnostics: fileErrors, hint: "fix the errors above (agentv validate shows them too)" },
-    );
-  }
-  return [...sets, ...(options.sets ?? [])];
-}
-
 /**
  * Runs eval cases against their targets and scores them.
  *
@@ -170,7 +154,9 @@ async function loadSets(options: RunEvalOptions): Promise<LoadedEvalSet[]> {
  * when every case is blocked. Per-case failures never throw: they are rows with
  * `status: "error"`. A row that cannot be written to `out` stops the scheduling of new cases and,
  * once the cases in flight are done, throws `ResultsWriteError` (with the partial `summary`; the
- * rows already written stay in the file).
+ * rows already written stay in the file). With `out`, `<out>.run.json` records the run: written
+ * with `status: "running"` before the first case, rewritten when the run ends (`finished`,
+ * `interrupted` or `failed`); every row carries its `run_id`.
  *
  * @example
  * ```ts ignore
@@ -189,7 +175,20 @@ export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
   const now = options.now ?? Date.now;
   const startedAt = now();
   const signal = options.signal ?? new AbortController().signal;
-  const emit = options.onEvent ?? (() => {});
+  // The recorder sees every event first (it redacts rows, writes them and keeps the summary),
+  // then passes it on to `onEvent`. The redactor is made once every target is resolved.
+  const redaction: { redactor?: Redactor } = {};
+  const recorder = createRunRecorder({
+    redactor: {
+      row: (row) => redaction.redactor?.row(row) ?? row,
+      text: (text) => redaction.redactor?.text(text) ?? text,
+    },
+    keepRows: options.keepRows ?? true,
+    now,
+    ...(options.onEvent ? { onEvent: options.onEvent } : {}),
+    ...(options.out !== undefined ? { resultsPath: resolve(options.cwd, options.out) } : {}),
+  });
+  const emit = recorder.onEvent;
   const workers = Math.max(1, Math.floor(options.workers ?? 4));
   const timeoutMs = options.timeoutMs ?? 120_000;
   const dryRun = options.dryRun ?? false;
@@ -263,43 +262,36 @@ export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
   }
 
   const outPath = options.out === undefined ? undefined : resolve(options.cwd, options.out);
-  let writer: ResultsWriter | undefined;
-  if (outPath !== undefined) {
-    try {
-      writer = await openResultsWriter(outPath);
-    } catch (e) {
-      const reason =
-        e instanceof Deno.errors.AlreadyExists || e instanceof Deno.errors.NotADirectory
-          ? "a folder on its path is a file"
-          : e instanceof Deno.errors.IsADirectory
-          ? "it is a folder"
-          : (e as Error).message;
-      throw new RunConfigError(
-        `Cannot write the results file ${outPath}: ${reason}`,
-        {
-          hint: "pass --out with a writable path",
-          cause: e,
-        },
-      );
-    }
-  }
-
-  const rows: ResultRow[] = [];
-  const keepRows = options.keepRows ?? true;
-  const accumulator = createSummaryAccumulator();
-  let done = 0;
   const total = jobs.length;
+  let done = 0;
   // Every target and judge is resolved by now: one redactor for rows, events and errors.
   const redactor = createRedactor(resolver.secrets());
-  emit({
-    type: "run_started",
-    total,
-    files: sets.map((s) => s.file),
-    workers,
-    ...(outPath !== undefined ? { results_path: outPath } : {}),
-    dry_run: dryRun,
-  });
+  redaction.redactor = redactor;
+  const runId = newRunId(startedAt);
+  let start: RunStartedEvent;
+  try {
+    start = await recorder.open({
+      type: "run_started",
+      total,
+      files: sets.map((s) => s.file),
+      workers,
+      ...(outPath !== undefined ? { results_path: outPath } : {}),
+      dry_run: dryRun,
+      run_id: runId,
+      started_at: new Date(startedAt).toISOString(),
+      options: recordedOptions(options, { workers, timeoutMs, dryRun }),
+    });
+  } catch (e) {
+    throw resultsFileError(outPath ?? "", e);
+  }
+  emit(start);
 
+  // Cases that need a workspace get a fresh one each; the run's temp folder goes at the end.
+  const workspaces = createWorkspaceManager({
+    runId,
+    keep: options.keepWorkspaces ?? false,
+    ...(options.workspaceTempDir !== undefined ? { tempDir: options.workspaceTempDir } : {}),
+  });
   const pool = new Semaphore(workers);
   const caps = new Map<string, Semaphore>();
   const running = new Set<Promise<void>>();
@@ -311,29 +303,19 @@ export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
   };
   signal.addEventListener("abort", onAbort, { once: true });
 
-  // Rows leave through the results file, `rows` and events: all of them see the redacted row.
-  // A row that cannot be written (disk full, I/O error) stops the scheduling of new cases; the
-  // rows already written stay, cases in flight finish, and the run ends in a ResultsWriteError.
-  let writeFailure: ResultsWriteError | undefined;
+  // The recorder redacts and writes the row. A row that cannot be written (disk full, I/O error)
+  // stops the scheduling of new cases; the rows already written stay, cases in flight finish,
+  // and the run ends in a ResultsWriteError.
   const finish = (row: ResultRow) => {
-    const written = redactor.row(row);
-    if (writer !== undefined && writeFailure === undefined) {
-      try {
-        writer.write(written);
-      } catch (e) {
-        writeFailure = e instanceof ResultsWriteError
-          ? e
-          : new ResultsWriteError(writer.path, writer.count, e);
-      }
-    }
-    if (keepRows) rows.push(written);
-    accumulator.add(written);
-    emit({ type: "case_finished", row: written, done: ++done, total });
+    emit({ type: "case_finished", row, done: ++done, total });
   };
+  // A case whose row could not be handled (a listener threw) stops the run with that error.
+  let crashed: { error: unknown } | undefined;
+  const cannotWrite = () => recorder.writeFailure !== undefined || crashed !== undefined;
 
   try {
     for (const job of jobs) {
-      if (signal.aborted || writeFailure) break;
+      if (signal.aborted || cannotWrite()) break;
       if ("blocked" in job) {
         const index = started++;
         const { evalCase, targetName } = job;
@@ -346,7 +328,13 @@ export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
           total,
         });
         finish(
-          blockedCaseRow(evalCase, { targetName, now, dryRun, reason: blockedReason(job.blocked) }),
+          blockedCaseRow(evalCase, {
+            targetName,
+            now,
+            dryRun,
+            runId,
+            reason: blockedReason(job.blocked),
+          }),
         );
         continue;
       }
@@ -359,7 +347,7 @@ export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
       const releaseCap = cap ? await cap.acquire(signal) : () => {};
       if (!releaseCap) break;
       const releaseSlot = await pool.acquire(signal);
-      if (!releaseSlot || writeFailure) {
+      if (!releaseSlot || cannotWrite()) {
         releaseSlot?.();
         releaseCap();
         break;
@@ -386,6 +374,7 @@ export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
         timeoutMs,
         signal,
         now,
+        runId,
         dryRun,
         ...(binding.env !== undefined ? { env: binding.env } : {}),
         ...(binding.healthcheck ? { healthcheck: binding.healthcheck } : {}),
@@ -399,7 +388,10 @@ export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
             reason: r.reason,
           }),
         redact: redactor.text,
-      }).then(finish).finally(() => {
+        workspaces,
+      }).then(finish).catch((error) => {
+        crashed ??= { error };
+      }).finally(() => {
         releaseSlot();
         releaseCap();
         running.delete(task);
@@ -407,26 +399,32 @@ export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
       running.add(task);
     }
     await Promise.all(running);
+    if (crashed) throw crashed.error;
+  } catch (e) {
+    // A bug, or a listener that threw: the run record says the run failed.
+    recorder.fail(e);
+    throw e;
   } finally {
     signal.removeEventListener("abort", onAbort);
-    writer?.close();
+    await workspaces.close();
   }
   if (signal.aborted && !interruptedEmitted) onAbort();
 
-  const summary = accumulator.finish({
+  const summary = recorder.summarize({
     invalid,
     notStarted: total - started,
     interrupted: signal.aborted,
     dryRun,
-    ...(outPath !== undefined ? { resultsPath: outPath } : {}),
     durationMs: now() - startedAt,
   });
+  const writeFailure = recorder.writeFailure;
   if (writeFailure) {
     writeFailure.summary = summary;
+    recorder.fail(writeFailure, summary);
     throw writeFailure;
   }
   emit({ type: "run_finished", summary });
-  return { rows, summary };
+  return { rows: recorder.rows, summary };
 }
 
 /**

@@ -76,6 +76,7 @@ export class UntrustedDatasetError extends RunConfigError {
 const KIND_LABELS: Record<DatasetCommand["kind"], string> = {
   code_judge: "code_judge",
   cli_target: "cli target",
+  agent_target: "agent target",
   healthcheck: "healthcheck of target",
 };
 

@@ -8,6 +8,7 @@
 import { z } from "zod";
 import { linearRegexProblem, SUPPORTED_REGEX_FLAGS } from "../text/linear_regex.ts";
 import { jsonSchemaProblems } from "./json_schema_problems.ts";
+import { ExpectedFileChangeSchema } from "./file_changes.ts";
 import type { Assert, Same } from "./_type_check.ts";
 import type {
   Aggregator,
@@ -19,6 +20,7 @@ import type {
   EvaluatorConfig,
   EvaluatorType,
   FieldAccuracyConfig,
+  FileChangesConfig,
   IsJsonConfig,
   JsonSchemaConfig,
   LatencyConfig,
@@ -47,6 +49,7 @@ export const EVALUATOR_TYPES = [
   "regex",
   "is_json",
   "json_schema",
+  "file_changes",
 ] as const;
 
 /** `weight`: a finite number >= 0, default 1. */
@@ -158,7 +161,14 @@ export const ExpectedToolSchema = z.looseObject({
   args: z.unknown().optional(),
   input: z.unknown().optional(),
   output: z.unknown().optional(),
-  max_duration_ms: z.number().optional(),
+  max_duration_ms: z.number({ error: "max_duration_ms must be a number of milliseconds >= 0" })
+    .min(0, { error: "max_duration_ms must be a number of milliseconds >= 0" }).optional(),
+  status: z.enum(["ok", "error"], {
+    error: (i) =>
+      `status '${
+        String(i.input)
+      }' is not supported; expected ok (the step succeeded) or error (it failed)`,
+  }).optional(),
 });
 
 /** `tool_trajectory`: checks the tool calls of the trace. */
@@ -283,6 +293,20 @@ export const RegexSchema = z.strictObject({
   }
 }).transform(withName);
 
+/**
+ * `file_changes`: the files the target changed in its workspace (expected items, see
+ * `file_changes.ts`); with `allow_other_changes: false` every other changed file is a miss.
+ */
+export const FileChangesSchema = z.strictObject({
+  type: z.literal("file_changes"),
+  ...common,
+  expected: z.array(ExpectedFileChangeSchema, {
+    error: "expected must be a list of {path, change?, contains?, regex?}",
+  }).min(1, { error: "expected must list at least one file" }),
+  allow_other_changes: z.boolean({ error: "allow_other_changes must be true or false" })
+    .default(true),
+}).transform(withName);
+
 /** `is_json`: the answer parses as JSON. */
 export const IsJsonSchema = z.strictObject({
   type: z.literal("is_json"),
@@ -387,6 +411,7 @@ export const EvaluatorConfigSchema: z.ZodType<EvaluatorConfig, EvaluatorConfigIn
     RegexSchema,
     IsJsonSchema,
     JsonSchemaEvaluatorSchema,
+    FileChangesSchema,
   ], {
     error: (issue) =>
       issue.code === "invalid_union" && "note" in issue
@@ -418,6 +443,7 @@ export const SimpleEvaluatorConfigSchema: z.ZodType<EvaluatorConfig, EvaluatorCo
     RegexSchema,
     IsJsonSchema,
     JsonSchemaEvaluatorSchema,
+    FileChangesSchema,
   ]) as unknown as z.ZodType<EvaluatorConfig, EvaluatorConfigInput>;
 
 export type {
@@ -432,6 +458,7 @@ export type {
   ExpectedTool,
   FieldAccuracyConfig,
   FieldSpec,
+  FileChangesConfig,
   IsJsonConfig,
   JsonSchemaConfig,
   LatencyConfig,
@@ -458,6 +485,7 @@ type _Checks = [
   Assert<Same<RegexConfig, z.output<typeof RegexSchema>>>,
   Assert<Same<IsJsonConfig, z.output<typeof IsJsonSchema>>>,
   Assert<Same<JsonSchemaConfig, z.output<typeof JsonSchemaEvaluatorSchema>>>,
+  Assert<Same<FileChangesConfig, z.output<typeof FileChangesSchema>>>,
   Assert<Same<Aggregator, z.output<typeof AggregatorSchema>>>,
   Assert<Same<Rubric, z.output<typeof RubricListSchema>[number]>>,
   Assert<Same<EvaluatorType, typeof EVALUATOR_TYPES[number]>>,
@@ -478,4 +506,5 @@ export type EvaluatorConfigInput =
   | z.input<typeof ContainsSchema>
   | z.input<typeof RegexSchema>
   | z.input<typeof IsJsonSchema>
-  | z.input<typeof JsonSchemaEvaluatorSchema>;
+  | z.input<typeof JsonSchemaEvaluatorSchema>
+  | z.input<typeof FileChangesSchema>;

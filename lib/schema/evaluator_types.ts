@@ -5,6 +5,9 @@
  * @module
  */
 
+import type { ExpectedFileChange } from "./file_changes.ts";
+export type { ExpectedFileChange, FileChangeKind } from "./file_changes.ts";
+
 /** Every evaluator type agentv knows. */
 export type EvaluatorType =
   | "llm_judge"
@@ -20,7 +23,8 @@ export type EvaluatorType =
   | "contains"
   | "regex"
   | "is_json"
-  | "json_schema";
+  | "json_schema"
+  | "file_changes";
 
 /** Keys every normalised evaluator config has. */
 export interface EvaluatorBase {
@@ -97,8 +101,16 @@ export interface ExpectedTool {
   input?: unknown;
   /** Output to match partially. */
   output?: unknown;
-  /** Upper bound on the call's `duration_ms`. */
+  /**
+   * Upper bound on the call's `duration_ms`; a call without a duration does not match (the miss
+   * says the trace has no durations).
+   */
   max_duration_ms?: number;
+  /**
+   * The step must have succeeded (`ok`) or failed (`error`): a call fails when it has
+   * `status: "error"` or a truthy `error`, and succeeds otherwise.
+   */
+  status?: "ok" | "error";
   /** Other keys are kept. */
   [key: string]: unknown;
 }
@@ -274,4 +286,18 @@ export type EvaluatorConfig =
   | ContainsConfig
   | RegexConfig
   | IsJsonConfig
-  | JsonSchemaConfig;
+  | JsonSchemaConfig
+  | FileChangesConfig;
+
+/** `file_changes`: checks the files the target changed in its workspace. */
+export interface FileChangesConfig extends EvaluatorBase {
+  /** Always `file_changes`. */
+  type: "file_changes";
+  /** The files that must have changed (each item is one check). */
+  expected: ExpectedFileChange[];
+  /**
+   * Whether files changed beyond `expected` are fine (default true); `false` makes each of them
+   * one more miss (and one more check).
+   */
+  allow_other_changes: boolean;
+}

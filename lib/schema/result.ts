@@ -14,6 +14,26 @@ export const VerdictSchema = z.enum(["pass", "borderline", "fail"]);
 /** A verdict: pass >= 0.8, borderline >= 0.6, else fail. */
 export type Verdict = "pass" | "borderline" | "fail";
 
+/** Scores at or above this are `pass`. */
+export const PASS_THRESHOLD = 0.8;
+/** Scores at or above this (and below {@link PASS_THRESHOLD}) are `borderline`. */
+export const BORDERLINE_THRESHOLD = 0.6;
+
+/**
+ * The verdict of a score in [0, 1]: `pass` >= 0.8, `borderline` >= 0.6, else `fail` (NaN fails).
+ *
+ * @example
+ * ```ts
+ * import { verdictOfScore } from "./result.ts";
+ * verdictOfScore(0.6); // "borderline"
+ * ```
+ */
+export function verdictOfScore(score: number): Verdict {
+  if (score >= PASS_THRESHOLD) return "pass";
+  if (score >= BORDERLINE_THRESHOLD) return "borderline";
+  return "fail";
+}
+
 /** Token counts reported by a provider. */
 export const TokenUsageSchema = z.object({
   input: z.number(),
@@ -68,6 +88,7 @@ export const TraceSummarySchema = z.object({
   token_usage: TokenUsageSchema.optional(),
   cost_usd: z.number().optional(),
   duration_ms: z.number().optional(),
+  turns: z.number().optional(),
 });
 
 /** Summary of a trace (counts keyed by tool name as called). */
@@ -86,6 +107,8 @@ export interface TraceSummary {
   cost_usd?: number;
   /** Duration in ms. */
   duration_ms?: number;
+  /** Agent turns (agent targets that report them). */
+  turns?: number;
 }
 
 /** The score an evaluator gives: `score` in [0, 1], optional verdict, hits and misses. */
@@ -133,6 +156,8 @@ export const EvaluatorResultSchema: z.ZodType<EvaluatorResult> = z.object({
   error: z.string().optional(),
   details: z.unknown().optional(),
   evaluator_provider_request: z.unknown().optional(),
+  token_usage: TokenUsageSchema.optional(),
+  cost_usd: z.number().optional(),
   get evaluator_results() {
     return z.array(EvaluatorResultSchema).optional();
   },
@@ -168,6 +193,14 @@ export interface EvaluatorResult {
   details?: unknown;
   /** The (redacted) request sent to a judge or script. */
   evaluator_provider_request?: unknown;
+  /**
+   * Tokens the judge model used for this result (every call, re-asks included), when the judge
+   * reported them; absent for evaluators that call no judge. A composite's own value counts only
+   * its `llm_judge` aggregator: its members carry theirs.
+   */
+  token_usage?: TokenUsage;
+  /** Cost in USD of the judge calls for this result, when reported or priced (`pricing`). */
+  cost_usd?: number;
   /** Member results of a composite. */
   evaluator_results?: EvaluatorResult[];
 }
@@ -175,40 +208,63 @@ export interface EvaluatorResult {
 /** The status of a case in a run. */
 export const CaseStatusSchema = z.enum(["ok", "error", "skipped"]);
 
-/** One line of a results file. */
+/**
+ * One line of a results file. Every key is present on every row agentv writes (`null` when it does
+ * not apply); `output_messages` alone may be left out of the stored line when the trace is only
+ * the answer (`lib/report/row_format.ts`). `dry_run` is set on `--dry-run` rows only.
+ */
 export const ResultRowSchema = z.looseObject({
+  run_id: z.string().nullable(),
+  trial: z.number().int().min(0),
   timestamp: z.string(),
   eval_id: z.string(),
   dataset: z.string(),
-  conversation_id: z.string().optional(),
+  conversation_id: z.string().nullable(),
   target: z.string(),
   status: CaseStatusSchema,
   score: z.number(),
   verdict: VerdictSchema,
   hits: z.array(z.string()),
   misses: z.array(z.string()),
-  reasoning: z.string().optional(),
+  reasoning: z.string().nullable(),
   candidate_answer: z.string(),
   evaluator_results: z.array(EvaluatorResultSchema),
-  trace_summary: TraceSummarySchema.optional(),
+  trace_summary: TraceSummarySchema.nullable(),
   output_messages: z.array(OutputMessageSchema),
-  token_usage: TokenUsageSchema.optional(),
+  token_usage: TokenUsageSchema.nullable(),
   duration_ms: z.number(),
   attempts: z.number(),
-  error: z.string().optional(),
+  error: z.string().nullable(),
   dry_run: z.boolean().optional(),
 });
 
+/** Row keys that are `null` when they do not apply (and when an older file left them out). */
+export const NULLABLE_ROW_KEYS = [
+  "run_id",
+  "conversation_id",
+  "reasoning",
+  "trace_summary",
+  "token_usage",
+  "error",
+] as const;
+
 /** One line of a results file (snake_case, as in the original tool's results). */
 export interface ResultRow {
+  /**
+   * Id of the run that wrote the row (its `<results>.run.json` has the same `run_id`); `null` on
+   * rows read from files written without one (the original tool, older agentv).
+   */
+  run_id: string | null;
+  /** Trial of the case (0: every case runs once). */
+  trial: number;
   /** ISO time the case finished. */
   timestamp: string;
   /** Case id. */
   eval_id: string;
   /** Dataset name. */
   dataset: string;
-  /** Conversation id, when set. */
-  conversation_id?: string;
+  /** Conversation id, `null` when the case sets none. */
+  conversation_id: string | null;
   /** Name of the evaluated target. */
   target: string;
   /** `ok`, `error` (see `error`) or `skipped`. */
@@ -221,24 +277,24 @@ export interface ResultRow {
   hits: string[];
   /** What went wrong. */
   misses: string[];
-  /** Reasoning of the evaluators. */
-  reasoning?: string;
+  /** Reasoning of the evaluators, `null` when none gave any. */
+  reasoning: string | null;
   /** The answer that was graded. */
   candidate_answer: string;
   /** Per-evaluator results. */
   evaluator_results: EvaluatorResult[];
-  /** Summary of the trace. */
-  trace_summary?: TraceSummary;
+  /** Summary of the trace, `null` when the target was not reached. */
+  trace_summary: TraceSummary | null;
   /** The target's output messages (so traces can be re-graded). */
   output_messages: OutputMessage[];
-  /** Token counts of the target call. */
-  token_usage?: TokenUsage;
+  /** Token counts of the target call, `null` when the target reported none. */
+  token_usage: TokenUsage | null;
   /** Wall time of the target call, measured by the runner. */
   duration_ms: number;
   /** Attempts made (retries + 1). */
   attempts: number;
-  /** Why the case failed to run or score. */
-  error?: string;
+  /** Why the case failed to run or score, `null` when it did not. */
+  error: string | null;
   /** Set on `--dry-run` rows. */
   dry_run?: boolean;
   /** Other keys are kept. */

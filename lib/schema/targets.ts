@@ -18,12 +18,12 @@ export const RUNNABLE_PROVIDERS = [
   "gemini",
   "cli",
   "mock",
+  "codex",
+  "claude-code",
 ] as const;
 
 /** Providers of the original tool that agentv knows but cannot run (validation passes). */
 export const UNSUPPORTED_PROVIDERS = [
-  "codex",
-  "claude-code",
   "pi-coding-agent",
   "pi-agent-sdk",
   "vscode",
@@ -78,6 +78,7 @@ export const CLI_PLACEHOLDERS = [
   "ATTEMPT",
   "FILES",
   "OUTPUT_FILE",
+  "WORKSPACE",
 ] as const;
 
 // ---------------------------------------------------------------------------------------------
@@ -188,6 +189,10 @@ function commonShape(mode: SchemaMode) {
     }, { error: "pricing must be {input_per_mtok, output_per_mtok} in USD per million tokens" })
       .optional(),
     provider_batching: bool(mode, "provider_batching"),
+    // A folder copied into a fresh workspace for each case (relative to the targets file).
+    workspace_template: str("workspace_template").min(1, {
+      error: "workspace_template must not be empty",
+    }).optional(),
   };
 }
 
@@ -199,6 +204,29 @@ function httpShape(mode: SchemaMode) {
     temperature: num(mode, "temperature", { min: 0, max: 2 }),
     max_tokens: num(mode, "max_tokens", { int: true, min: 1 }),
     headers: stringMap("headers").optional(),
+  };
+}
+
+/**
+ * Settings of agent CLI targets (`codex`, `claude-code`): the executable, model, extra arguments,
+ * a system prompt, the time limit and the environment names passed through.
+ */
+function agentShape(mode: SchemaMode) {
+  return {
+    executable: str("executable").min(1, { error: "executable must not be empty" }).optional(),
+    model: str("model").optional(),
+    args: z.array(z.string({ error: "args entries must be strings" }), {
+      error: "args must be a list of strings, e.g. [--sandbox, workspace-write]",
+    }).optional(),
+    system_prompt: str("system_prompt").optional(),
+    timeout_seconds: positive(mode, "timeout_seconds"),
+    env: z.array(
+      z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { error: "env entries must be variable names" }),
+      {
+        error: "env must list variable names passed on from the environment, e.g. [OPENAI_API_KEY]",
+      },
+    ).optional(),
+    max_output_bytes: num(mode, "max_output_bytes", { int: true, min: 1, max: 1024 * 1024 * 1024 }),
   };
 }
 
@@ -264,6 +292,15 @@ function providerShapes(mode: SchemaMode) {
           "env must be a list of variable names passed on from the environment, or a mapping of names to values",
       }).optional(),
     },
+    codex: { ...common, ...agentShape(mode) },
+    "claude-code": {
+      ...common,
+      ...agentShape(mode),
+      max_turns: num(mode, "max_turns", { int: true, min: 1 }),
+      allowed_tools: z.array(z.string().min(1), {
+        error: "allowed_tools must be a list of tool names, e.g. [Bash, Edit, Read]",
+      }).optional(),
+    },
     mock: {
       ...common,
       response: z.union([z.string(), z.record(z.string(), z.unknown()), z.array(z.unknown())], {
@@ -284,12 +321,6 @@ function providerShapes(mode: SchemaMode) {
 
 /** Known setting names of providers agentv cannot run (checked for typos only). */
 export const UNSUPPORTED_SETTINGS: Readonly<Record<string, readonly string[]>> = {
-  codex: words(
-    "executable command binary args arguments cwd timeout_seconds log_dir log_directory log_format log_output_format system_prompt",
-  ),
-  "claude-code": words(
-    "executable model args cwd timeout_seconds log_dir log_format system_prompt",
-  ),
   "pi-coding-agent": words(
     "executable pi_provider llm_provider model pi_model api_key tools pi_tools thinking pi_thinking args cwd timeout_seconds log_dir log_format system_prompt",
   ),
@@ -322,6 +353,8 @@ export const SETTING_ALIASES: Readonly<Record<RunnableProvider, Record<string, s
     cli_verbose: "verbose",
   },
   mock: {},
+  codex: { command: "executable", binary: "executable", arguments: "args" },
+  "claude-code": { command: "executable", binary: "executable", arguments: "args" },
 };
 
 const FILE_SCHEMAS = objectSchemas("file");
@@ -347,6 +380,8 @@ function objectSchemas(mode: SchemaMode) {
     gemini: z.looseObject(shapes.gemini),
     cli: z.looseObject(shapes.cli),
     mock: z.looseObject(shapes.mock),
+    codex: z.looseObject(shapes.codex),
+    "claude-code": z.looseObject(shapes["claude-code"]),
   };
 }
 
@@ -362,6 +397,10 @@ export type GeminiSettings = z.output<typeof RESOLVED_SCHEMAS.gemini>;
 export type CliSettings = z.output<typeof RESOLVED_SCHEMAS.cli>;
 /** Settings of a `mock` target, resolved. */
 export type MockSettings = z.output<typeof RESOLVED_SCHEMAS.mock>;
+/** Settings of a `codex` target, resolved. */
+export type CodexSettings = z.output<typeof RESOLVED_SCHEMAS.codex>;
+/** Settings of a `claude-code` target, resolved. */
+export type ClaudeCodeSettings = z.output<typeof RESOLVED_SCHEMAS["claude-code"]>;
 /** A CLI healthcheck. */
 export type CliHealthcheck = NonNullable<CliSettings["healthcheck"]>;
 
@@ -424,6 +463,10 @@ export interface ProviderSettingsMap {
   cli: CliSettings;
   /** `mock` */
   mock: MockSettings;
+  /** `codex` */
+  codex: CodexSettings;
+  /** `claude-code` */
+  "claude-code": ClaudeCodeSettings;
 }
 
 /** Result of checking one target definition: typed settings, by provider. */

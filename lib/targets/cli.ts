@@ -1,8 +1,10 @@
 /**
  * The `cli` provider: runs `command_template` through the shell for each case. Placeholders
  * `{PROMPT}`, `{GUIDELINES}`, `{EVAL_ID}`, `{ATTEMPT}`, `{FILES}` and `{OUTPUT_FILE}` are replaced
- * by shell-quoted values (do not add quotes around them). A relative `cwd` is resolved against the
- * targets file's folder; without `cwd` the command runs in the eval file's folder. The answer is
+ * by shell-quoted values (do not add quotes around them), and `{WORKSPACE}` by the case's
+ * workspace (see `TargetRequest.cwd`; the working folder when the case has none). A relative `cwd`
+ * is resolved against the targets file's folder; without `cwd` the command runs in the case's
+ * workspace when it has one, else in the eval file's folder. The answer is
  * read from `{OUTPUT_FILE}` when the template uses it, else from stdout (see `cli_output.ts`); that
  * answer is bounded by `max_output_bytes` (default 16 MiB): past it the case is an error naming the
  * cap. Output used only for messages (stderr, stdout next to an output file) keeps its last 64 KiB.
@@ -42,6 +44,8 @@ export interface PlaceholderValues {
   FILES: string[];
   /** `{OUTPUT_FILE}` */
   OUTPUT_FILE: string;
+  /** `{WORKSPACE}`: the case's workspace (default: empty). */
+  WORKSPACE?: string;
 }
 
 /**
@@ -69,8 +73,8 @@ export function renderCommandTemplate(
     format.replace(/\{(path|basename)\}/g, (_, key) => q(key === "path" ? file : basename(file)))
   ).join(" ");
   return template.replace(
-    /\{(PROMPT|GUIDELINES|EVAL_ID|ATTEMPT|FILES|OUTPUT_FILE)\}/g,
-    (_, key: keyof PlaceholderValues) => key === "FILES" ? files : q(values[key] as string),
+    /\{(PROMPT|GUIDELINES|EVAL_ID|ATTEMPT|FILES|OUTPUT_FILE|WORKSPACE)\}/g,
+    (_, key: keyof PlaceholderValues) => key === "FILES" ? files : q(values[key] as string ?? ""),
   );
 }
 
@@ -92,6 +96,10 @@ export function createCliTarget(settings: CliSettings, context: ProviderContext)
   // Output that is only shown in messages is kept as a tail; the answer's source is capped.
   const messagesOnly = { maxStdoutBytes: STDERR_TAIL_BYTES, stdoutOverflow: "tail" } as const;
   const baseDir = (evalDir: string) => context.targetsFileDir ?? evalDir;
+  const cwdOf = (request: TargetRequest) =>
+    settings.cwd !== undefined
+      ? resolve(baseDir(request.evalDir), settings.cwd)
+      : request.cwd ?? request.evalDir;
   const safe = (text: string) => redactText(text, context.secrets);
   // Scrubbed: PATH, HOME, LANG, TMPDIR and the names `env` lists (a mapping sets values).
   const commandEnv = Array.isArray(settings.env)
@@ -191,10 +199,9 @@ export function createCliTarget(settings: CliSettings, context: ProviderContext)
         ATTEMPT: String(request.attempt),
         FILES: files,
         OUTPUT_FILE: outputFile,
+        WORKSPACE: request.cwd ?? cwdOf(request),
       }, { filesFormat: settings.files_format });
-      const cwd = settings.cwd !== undefined
-        ? resolve(baseDir(request.evalDir), settings.cwd)
-        : request.evalDir;
+      const cwd = cwdOf(request);
       const recorded = { command: safe(command), cwd };
       try {
         const result = await run(command, {

@@ -23,5 +23,8 @@ export interface ProviderContext {
   tempDir?: string;
 }
 
-/** The provider-specific part of a {@link Target}. */
-export type TargetCore = Pick<Target, "invoke" | "healthcheck">;
+/**
+ * The provider-specific part of a {@link Target}; `secrets` adds values the provider holds
+ * itself (e.g. an agent's API key passed on through its environment) to the target's secrets.
+ */
+export type TargetCore = Pick<Target, "invoke" | "healthcheck"> & { secrets?: readonly string[] };

@@ -102,6 +102,8 @@ export interface Redactor {
 
 /** Row fields that agentv itself writes: never redacted. */
 const OWN_ROW_FIELDS = new Set([
+  "run_id",
+  "trial",
   "timestamp",
   "eval_id",
   "dataset",

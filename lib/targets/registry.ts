@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { dirname } from "node:path";
+import { dirname, resolve } from "node:path";
 import {
   canonicalProvider,
   isRunnableProvider,
@@ -20,7 +20,9 @@ import { parseTargetSettings } from "./check.ts";
 import { suggest } from "../text/suggest.ts";
 import { createAnthropicTarget } from "./anthropic.ts";
 import { createAzureTarget } from "./azure.ts";
+import { createClaudeCodeTarget } from "./claude_code.ts";
 import { createCliTarget } from "./cli.ts";
+import { createCodexTarget } from "./codex.ts";
 import { interpolateEnv, type MissingEnvRef, type UsedEnvRef } from "./env.ts";
 import { TargetConfigError } from "./errors.ts";
 import { createGeminiTarget } from "./gemini.ts";
@@ -55,7 +57,20 @@ const FACTORIES: Record<RunnableProvider, Factory> = {
   gemini: createGeminiTarget,
   cli: createCliTarget,
   mock: createMockTarget,
+  codex: createCodexTarget,
+  "claude-code": createClaudeCodeTarget,
 };
+
+/**
+ * Agent CLI providers: an attempt is expensive and changes its workspace, so they are not
+ * retried unless `max_retries` says so, and their `timeout_seconds` replaces the runner's
+ * `--timeout` (plus {@link AGENT_KILL_GRACE_MS}, so the agent's own timeout, which keeps the
+ * trace so far, fires first).
+ */
+const AGENT_PROVIDERS: ReadonlySet<string> = new Set(["claude-code", "codex"]);
+
+/** Time an agent gets past its `timeout_seconds` before the runner gives up on it, in ms. */
+const AGENT_KILL_GRACE_MS = 5000;
 
 /**
  * Settings that fall back to their default (with a warning) when their whole value is a
@@ -144,6 +159,8 @@ export function createTarget(definition: TargetDefinition, options: CreateTarget
     settings,
     context,
   );
+  // Secrets the provider itself holds (an agent's API key passed through its environment).
+  const targetSecrets = core.secrets ? [...new Set([...secrets, ...core.secrets])] : secrets;
   const pricing = settings.pricing as
     | { input_per_mtok: number; output_per_mtok: number }
     | undefined;
@@ -152,17 +169,27 @@ export function createTarget(definition: TargetDefinition, options: CreateTarget
     provider: kind,
     judgeTarget: settings.judge_target as string | undefined,
     workers: settings.workers as number | undefined,
-    retry: retryPolicy(settings),
-    secrets,
+    retry: AGENT_PROVIDERS.has(kind)
+      ? retryPolicy({ ...settings, max_retries: settings.max_retries ?? 0 })
+      : retryPolicy(settings),
+    secrets: targetSecrets,
+    ...(AGENT_PROVIDERS.has(kind) && typeof settings.timeout_seconds === "number"
+      ? { timeoutMs: Math.floor(settings.timeout_seconds * 1000) + AGENT_KILL_GRACE_MS }
+      : {}),
+    ...(typeof settings.workspace_template === "string"
+      ? {
+        workspaceTemplate: resolve(options.targetsFileDir ?? ".", settings.workspace_template),
+      }
+      : {}),
     ...(core.healthcheck
       ? {
         healthcheck: (signal: AbortSignal, options?: { evalDir?: string }) =>
-          guard(() => core.healthcheck!(signal, options), secrets),
+          guard(() => core.healthcheck!(signal, options), targetSecrets),
       }
       : {}),
     invoke: async (request) => {
-      const response = await guard(() => core.invoke(request), secrets);
-      return finishResponse(response, pricing, secrets);
+      const response = await guard(() => core.invoke(request), targetSecrets);
+      return finishResponse(response, pricing, targetSecrets);
     },
   };
 }
@@ -285,6 +312,7 @@ async function guard<T>(call: () => Promise<T>, secrets: readonly string[]): Pro
         status: error.status,
         retryable: error.retryable,
         retryAfterMs: error.retryAfterMs,
+        partial: error.partial,
       });
     }
     if (error instanceof DOMException && error.name === "AbortError") throw error;

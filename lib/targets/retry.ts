@@ -184,6 +184,7 @@ function withAttempts(error: TargetError, attempts: number): TargetError {
     retryAfterMs: error.retryAfterMs,
     cause: error.cause,
     attempts,
+    partial: error.partial,
   });
 }
 

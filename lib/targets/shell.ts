@@ -146,6 +146,16 @@ export async function runShell(
  * every group still here is killed when the process exits, so no command outlives the run.
  */
 const liveGroups = new Set<number>();
+
+/**
+ * Registers (or with `false` forgets) the process group of a detached child started elsewhere
+ * (agent CLIs, `agent_cli.ts`), so it is killed when agentv exits like the shell commands here.
+ */
+export function trackProcessGroup(pid: number, live = true): void {
+  if (Deno.build.os === "windows") return;
+  if (live) liveGroups.add(pid);
+  else liveGroups.delete(pid);
+}
 globalThis.addEventListener?.("unload", () => {
   for (const pid of liveGroups) {
     try {
@@ -241,7 +251,12 @@ async function drain(pumps: Pump[], ms: number): Promise<void> {
   }
 }
 
-function signalTree(child: Deno.ChildProcess, signal: Deno.Signal, windows: boolean): void {
+/** Sends `signal` to the child's whole process group (POSIX), or to the child (Windows). */
+export function signalTree(
+  child: Deno.ChildProcess,
+  signal: Deno.Signal,
+  windows: boolean = Deno.build.os === "windows",
+): void {
   try {
     if (windows) child.kill(signal);
     else Deno.kill(-child.pid, signal);

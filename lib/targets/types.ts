@@ -28,6 +28,23 @@ export interface TargetRequest {
   attempt: number;
   /** Folder of the eval file the case came from (default cwd of CLI targets and judges). */
   evalDir: string;
+  /**
+   * The case's workspace folder (absolute path): a fresh copy of `workspace_template`, or an
+   * empty folder, created by the runner for this case alone. Agent targets (`claude-code`,
+   * `codex`) run in it; absent when the runner made no workspace (e.g. judge calls), in which
+   * case a target falls back to `evalDir`.
+   *
+   * @example
+   * ```ts ignore
+   * const cwd = request.cwd ?? request.evalDir;
+   * ```
+   */
+  cwd?: string;
+  /**
+   * Where an agent target keeps the raw event stream of this case (absolute path,
+   * `<root>/.agentv/logs/<run>/<case>.jsonl`); targets that stream nothing ignore it.
+   */
+  logPath?: string;
   /** Aborted on timeout or interruption; providers must stop promptly. */
   signal: AbortSignal;
   /** Overrides for this call (judges: `model`, `temperature`, `max_tokens`). */
@@ -46,6 +63,10 @@ export interface TargetResponse {
   duration_ms?: number;
   /** The request as sent, secrets redacted (for `--verbose` and results). */
   request?: unknown;
+  /** The raw event-stream log an agent target wrote (`request.logPath`), named in the row. */
+  log_path?: string;
+  /** Agent turns, when the agent reports them. */
+  turns?: number;
 }
 
 /** A provider failure with enough information to decide on a retry. */
@@ -58,6 +79,11 @@ export class TargetError extends Error {
   readonly retryAfterMs?: number;
   /** Attempts made before giving up (set by `invokeWithRetry`). */
   readonly attempts?: number;
+  /**
+   * What the target produced before it failed (an agent's trace so far, its usage and log), so
+   * the error row keeps it.
+   */
+  readonly partial?: TargetResponse;
 
   /** Creates a target error. */
   constructor(
@@ -68,9 +94,11 @@ export class TargetError extends Error {
       retryAfterMs?: number;
       cause?: unknown;
       attempts?: number;
+      partial?: TargetResponse;
     } = {},
   ) {
     super(message, { cause: options.cause });
+    this.partial = options.partial;
     this.name = "TargetError";
     this.status = options.status;
     this.retryable = options.retryable ?? false;
@@ -105,8 +133,18 @@ export interface Target {
   readonly workers?: number;
   /** Retry policy for calls to this target. */
   readonly retry: RetryPolicy;
+  /**
+   * Per-attempt time limit of this target in ms, replacing the runner's `--timeout` (agent
+   * targets with `timeout_seconds`: their own limit plus a grace period to kill the agent).
+   */
+  readonly timeoutMs?: number;
   /** Every secret value this target holds, so outputs can be redacted. */
   readonly secrets: readonly string[];
+  /**
+   * Absolute path of the target's `workspace_template` (relative paths are resolved against the
+   * targets file's folder): each case runs in a fresh copy of it (see `TargetRequest.cwd`).
+   */
+  readonly workspaceTemplate?: string;
   /**
    * Runs once before the first call (CLI healthcheck); absent when not needed. `evalDir` is the
    * eval file's folder (the default working folder of a command healthcheck).

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { formatOptions, parseCommandArgs } from "../../lib/cli/args.ts";
+import { parseCommandArgs } from "../../lib/cli/args.ts";
+import { formatOptions } from "../../lib/cli/help.ts";
 import { UsageError } from "../../lib/cli/command.ts";
 
 const options = {

@@ -14,7 +14,11 @@ Deno.test("run: --out defaults to <root>/.agentv/results/<dataset>-<UTC timestam
   const r = await cli(["run", "deep/a.yaml"], join(p.dir, "evals"), { now });
   assert.equal(r.code, 0, r.err);
   const files = [...Deno.readDirSync(join(p.dir, ".agentv", "results"))].map((e) => e.name);
-  assert.deepEqual(files, ["my-data-2026-11-26T01-02-03-456Z.jsonl"]);
+  // The results file and its run record beside it.
+  assert.deepEqual(files.sort(), [
+    "my-data-2026-11-26T01-02-03-456Z.jsonl",
+    "my-data-2026-11-26T01-02-03-456Z.jsonl.run.json",
+  ]);
   assert.match(r.out, /my-data-2026-11-26T01-02-03-456Z\.jsonl/);
 });
 

@@ -77,9 +77,10 @@ Deno.test("agentv run writes the default results file under the root's .agentv/r
   await using r = await repo({ ".agentv/targets.yaml": MOCK_TARGETS, "evals/suite.yaml": SUITE });
   const { code } = await cli(["run", "suite.yaml", "--quiet"], join(r.dir, "evals"));
   assert.equal(code, 1);
-  const names = [...Deno.readDirSync(join(r.dir, ".agentv", "results"))].map((e) => e.name);
-  assert.equal(names.length, 1);
+  const names = [...Deno.readDirSync(join(r.dir, ".agentv", "results"))].map((e) => e.name).sort();
+  assert.equal(names.length, 2, "the results file and its run record");
   assert.match(names[0], /^demo-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{3}Z\.jsonl$/);
+  assert.equal(names[1], `${names[0]}.run.json`);
 });
 
 Deno.test("agentv run exits 2 on usage, config and dataset errors before anything runs", async () => {
@@ -89,9 +90,10 @@ Deno.test("agentv run exits 2 on usage, config and dataset errors before anythin
     "broken/bad.yaml": "evalcases: [\n",
     "other/x.yaml": SUITE.replace("dataset: demo", "dataset: demo\nexecution:\n  target: nope"),
   });
+  // Without a path, the current folder: here it holds a broken file, so nothing runs.
   const none = await cli(["run"], r.dir);
   assert.equal(none.code, 2);
-  assert.match(none.err, /No eval files given/);
+  assert.match(none.err, /broken\/bad\.yaml/);
   const missing = await cli(["run", "nothing/here.yaml"], r.dir);
   assert.equal(missing.code, 2);
   const workers = await cli(["run", "evals", "--workers", "0"], r.dir);
@@ -303,7 +305,7 @@ Deno.test("agentv run never prints or writes a secret from ${{ }}, even with --v
 
 /** A row with run-specific values (time, duration) blanked. */
 function comparable(row: ResultRow): ResultRow {
-  return { ...row, timestamp: "T", duration_ms: 0 };
+  return { ...row, timestamp: "T", duration_ms: 0, run_id: "R" };
 }
 
 Deno.test("CLI works with both formats", async () => {
@@ -371,18 +373,34 @@ Deno.test("the demo (deno task demo) runs end to end with no API key and exits 0
     ).output();
     const stdout = new TextDecoder().decode(result.stdout);
     assert.equal(result.code, 0, stdout + new TextDecoder().decode(result.stderr));
-    assert.match(stdout, /Verdicts: +pass 6 +borderline 1 +fail 0/);
+    assert.match(stdout, /Verdicts: +pass 7 +borderline 1 +fail 0/);
     const { rows } = await readResults(out);
-    assert.equal(rows.length, 7);
+    assert.equal(rows.length, 8);
     const types = new Set(rows.flatMap((r) => r.evaluator_results.map((e) => e.type)));
     assert.deepEqual([...types].sort(), [
       "code_judge",
       "contains",
+      "file_changes",
       "is_json",
       "regex",
       "tool_trajectory",
     ]);
     assert.ok(rows.every((r) => r.status === "ok" && r.output_messages.length > 0));
+    // The coding agent's case ran in its own copy of the template; the row holds the changes.
+    const coding = rows.find((r) => r.eval_id === "fix-add")!;
+    assert.deepEqual(coding.workspace, {
+      ...(coding.workspace as object),
+      added: ["NOTES.md"],
+      modified: ["src/calc.ts"],
+      deleted: [],
+      path: null,
+    });
+    assert.equal(coding.score, 1);
+    assert.equal(
+      await Deno.readTextFile(join(REPO_ROOT, "fixtures/demo/workspaces/calc/src/calc.ts"))
+        .then((t) => t.includes("return a - b;")),
+      true,
+    );
   } finally {
     await Deno.remove(join(out, ".."), { recursive: true });
   }

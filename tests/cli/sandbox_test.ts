@@ -123,7 +123,7 @@ Deno.test("the sandbox worker refuses the read even when the loader's path check
     // absolute path; it checks paths as given, so the symlink needs the worker's read guard.
     const load = { op: "load", path: evalFile, root: tmp };
     const runtimeOnly = await probe(root, load);
-    assert.equal(runtimeOnly.ok, true, runtimeOnly.message);
+    assert.equal(runtimeOnly.ok, true, runtimeOnly.message ?? "");
     const plain = runtimeOnly.value as LoadedEvalFile;
     assert.deepEqual(plain.cases.map((c) => c.id).sort(), ["fine", "symlink"]);
     for (const id of ["dotdot", "absolute"]) {
@@ -132,7 +132,7 @@ Deno.test("the sandbox worker refuses the read even when the loader's path check
     assert.equal(plain.diagnostics.filter((d) => /outside\.txt/.test(d.message)).length, 2);
 
     const guarded = await probe(root, { op: "confine", root }, load);
-    assert.equal(guarded.ok, true, guarded.message);
+    assert.equal(guarded.ok, true, guarded.message ?? "");
     const loaded = guarded.value as LoadedEvalFile;
     assert.deepEqual(loaded.cases.map((c) => c.id), ["fine"]);
     assert.ok(!JSON.stringify(loaded).includes(SECRET), "the secret was not read");

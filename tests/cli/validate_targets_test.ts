@@ -126,3 +126,27 @@ Deno.test("validate fails a case whose target definition or targets file is inva
   const none = await validate(["evals/a.yaml"], tree.dir);
   assert.equal(none.code, 0, none.out);
 });
+
+Deno.test("validate points at a JSONL case's own target by line and column, and holds no case of a large file", async () => {
+  const lines = Array.from(
+    { length: 3000 },
+    (_, i) => JSON.stringify({ id: `c${i}`, expected_outcome: "x", input: "hi" }),
+  );
+  // One case names a target that does not exist, after 2,999 valid ones.
+  lines.push(
+    '{"id": "odd", "expected_outcome": "x", "input": "hi", "execution": {"target": "fast_mok"}}',
+  );
+  await using tree = await tempTree({
+    ".agentv/targets.yaml": TARGETS,
+    "evals/many.jsonl": lines.join("\n") + "\n",
+  }, { git: true });
+  const result = await validatePaths(["evals/many.jsonl"], { cwd: tree.dir });
+  const [report] = result.files;
+  assert.equal(report.cases, 3001);
+  assert.equal(report.targets, undefined, "the case targets stay in the sandbox");
+  assert.deepEqual(
+    report.diagnostics.map((d) => [d.line, d.column, d.path]),
+    [[3001, lines[3000].indexOf('"fast_mok"') + 1, "execution.target"]],
+  );
+  assert.match(report.diagnostics[0].message, /did you mean 'fast_mock'/);
+});

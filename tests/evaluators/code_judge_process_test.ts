@@ -28,7 +28,7 @@ console.log(JSON.stringify({
     },
   );
   const e = r.evaluator_results[0];
-  assert.equal(e.status, "ok", e.error);
+  assert.equal(e.status, "ok", e.error ?? "");
   assert.equal(e.score, 0.7);
   assert.equal(e.verdict, "borderline");
   assert.deepEqual(e.hits, ["got Paris"]);

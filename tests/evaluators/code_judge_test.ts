@@ -275,7 +275,7 @@ Deno.test("code_judge with target: lets the script call the judge through the pr
     judge({ script, target: { max_calls: 2 } }),
     context({ judge: judgeClient, outputMessages: [{ role: "assistant", content: "Paris" }] }),
   );
-  assert.equal(r.status, "ok", r.error);
+  assert.equal(r.status, "ok", r.error ?? "");
   assert.equal(r.score, 1);
   assert.deepEqual(r.details, {
     info: { targetName: "judge-mock", maxCalls: 2, callCount: 0, availableTargets: ["judge-mock"] },

@@ -36,9 +36,9 @@ export default async function judge(payload: { candidate_answer: string; eval_id
       },
     },
   );
-  assert.equal(row.status, "ok", row.error);
+  assert.equal(row.status, "ok", row.error ?? "");
   const mod = row.evaluator_results.find((e) => e.name === "mod")!;
-  assert.equal(mod.status, "ok", mod.error);
+  assert.equal(mod.status, "ok", mod.error ?? "");
   assert.equal(mod.score, 1);
   assert.deepEqual(mod.hits, ["case c1"]);
   assert.equal(mod.reasoning, "checked");
@@ -93,7 +93,7 @@ Deno.test("module judge: cannot read outside the root, write, use the network, e
     },
   );
   const probe = row.evaluator_results.find((e) => e.name === "probe")!;
-  assert.equal(probe.status, "ok", probe.error);
+  assert.equal(probe.status, "ok", probe.error ?? "");
   const details = probe.details as Record<string, string>;
   for (const name of ["read_outside", "write", "net", "env", "run", "chdir"]) {
     assert.match(details[name], /NotCapable|PermissionDenied/, `${name}: ${details[name]}`);

@@ -184,7 +184,7 @@ Deno.test("tool_trajectory matches args partially and recursively; args: any mat
   ]);
 });
 
-Deno.test("tool_trajectory checks max_duration_ms when the call has a duration", async () => {
+Deno.test("tool_trajectory checks max_duration_ms against the call's duration", async () => {
   const r = await score(
     {
       type: "tool_trajectory",
@@ -198,8 +198,11 @@ Deno.test("tool_trajectory checks max_duration_ms when the call has a duration",
       tool: "unknown",
     }),
   );
-  assert.equal(r.score, 2 / 3);
-  assert.deepEqual(r.misses, ["Position 0: slow mismatch (took 250ms (max 100ms))"]);
+  assert.equal(r.score, 1 / 3);
+  assert.deepEqual(r.misses, [
+    "Position 0: slow mismatch (took 250ms (max 100ms))",
+    "Position 2: unknown mismatch (max_duration_ms: the trace has no duration for this call (max 1ms cannot be checked))",
+  ]);
 });
 
 Deno.test("tool_trajectory reads tool calls across every output message in order", async () => {

@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { reuseMessages } from "../../lib/loader/case_pipeline.ts";
 import { loadEvalFile } from "../../lib/loader/load_eval_file.ts";
 import { validateEvalFile } from "../../lib/loader/validate_eval_file.ts";
-import { FastRawEvalCaseSchema, RawEvalCaseSchema } from "../../lib/schema/eval_file.ts";
+import { compileFastCaseSchema, RawEvalCaseSchema } from "../../lib/schema/eval_file.ts";
 import { parseYamlSource } from "../../lib/source/yaml_source.ts";
 import { splitJsonlLines } from "../../lib/source/jsonl_source.ts";
 
@@ -46,6 +46,7 @@ Deno.test("corpus: the JSONL example resolves ../basic references inside the fea
 Deno.test("corpus: the compiled fast parser and the full schema give the same output", async () => {
   let compared = 0;
   let fastPath = 0;
+  const FastRawEvalCaseSchema = compileFastCaseSchema();
   for (const { file } of table) {
     const text = await Deno.readTextFile(`${corpus}agentv-examples/${file}`);
     const raws: unknown[] = file.endsWith(".jsonl")

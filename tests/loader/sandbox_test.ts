@@ -87,7 +87,7 @@ Deno.test("in a Worker that may only read the root, escaping references fail the
         worker.postMessage({ path: tree.path("data/evals/cases.jsonl"), root });
       },
     );
-    assert.ok(answer.ok, answer.error);
+    assert.ok(answer.ok, answer.error ?? "");
     const report = answer.report as Awaited<ReturnType<typeof validateEvalFile>>;
     assert.equal(report.cases, 1);
     const messages = report.diagnostics.map((d) => d.message).join("\n");

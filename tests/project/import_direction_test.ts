@@ -31,10 +31,12 @@ const ALLOWED: Record<string, readonly string[]> = {
   prompt: ["targets", "schema", "text"],
   evaluators: ["targets", "prompt", "loader", "source", "schema", "text"],
   report: ["schema", "source", "text"],
+  compare: ["report", "schema", "source", "text"],
   generate: ["evaluators", "targets", "prompt", "loader", "source", "schema", "text"],
   runner: ["evaluators", "targets", "prompt", "report", "loader", "source", "schema", "text"],
   cli: [
     "runner",
+    "compare",
     "generate",
     "report",
     "evaluators",

@@ -11,6 +11,8 @@ Deno.test("progress: a TTY gets one live line with done/total, counts, elapsed a
   });
   // Every reading of the clock advances it 100 ms: the output is the same on any machine.
   const io = createBufferIO({ cwd: p.dir, isTTY: true, now: steppingClock(0, 100) });
+  io.startTimer = () => () => {}; // no timed redraws: only the events draw the line
+  io.columns = () => 100; // not the width of the terminal running the tests
   const code = await runCli(["run", "evals", "--workers", "1", "--out", "o.jsonl"], io);
   assert.equal(code, 1);
   const out = io.out();
@@ -19,16 +21,19 @@ Deno.test("progress: a TTY gets one live line with done/total, counts, elapsed a
   assert.match(out, /3\/3/);
   assert.match(out, /ETA/);
   assert.doesNotMatch(out, /\n\[1\/3\]/);
-  const live = (text: string) => `\r\x1b[2K${text}`;
+  const live = (text: string) => `\r${text}\x1b[K`;
   assert.equal(
     out,
     "Running 3 cases from 1 file with 1 worker → o.jsonl\n" +
-      live("0/3  pass 0  borderline 0  fail 0  error 0  200ms") +
-      live("1/3  pass 1  borderline 0  fail 0  error 0  700ms  ETA 1.4s") +
-      live("2/3  pass 1  borderline 0  fail 1  error 0  1.2s  ETA 600ms") +
-      live("3/3  pass 2  borderline 0  fail 1  error 0  1.7s") +
-      "\r\x1b[2K\n" +
-      `Summary
+      live("0/3  pass 0  borderline 0  fail 0  error 0  100ms") +
+      live("1/3  pass 1  borderline 0  fail 0  error 0  700ms  ETA 800ms") +
+      live("2/3  pass 1  borderline 0  fail 1  error 0  1.3s  ETA 400ms") +
+      live("3/3  pass 2  borderline 0  fail 1  error 0  1.9s") +
+      "\r\x1b[K\n" +
+      `Failed (1)
+  ✗ c2 [default]  0.000  Does not contain "Rome"
+
+Summary
   Cases:     3 run, 3 scored
   Verdicts:  pass 2  borderline 0  fail 1
   Score:     mean 0.667  median 1.000  min 0.000  max 1.000  stdev 0.577
@@ -44,7 +49,7 @@ Deno.test("progress: a TTY gets one live line with done/total, counts, elapsed a
       100ms  c3
   Evaluators:
     contains                     mean 0.667  n=3
-  Time:      1.9s
+  Time:      2.1s
   Results:   o.jsonl
 `,
   );

@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { runCli } from "../../lib/cli/app.ts";
 import { parseResults } from "../../lib/report/read_results.ts";
+import { readRunRecord, runRecordPath } from "../../lib/report/run_record.ts";
 import { createBufferIO, REPO_ROOT } from "../cli/_buffer_io.ts";
 import { tempTree, type Tree } from "../_helpers/temp_tree.ts";
 
@@ -59,6 +60,8 @@ Deno.test({
     assert.match(err, /error: Could not write to the results file \/dev\/full: .*No space left/);
     assert.match(err, /0 rows were written and kept; no case was started after the failure/);
     assert.doesNotMatch(err, /\n\s+at /, "a stack trace was printed");
+    // A device gets rows but no run record beside it.
+    assert.equal(await Deno.stat("/dev/full.run.json").then(() => true, () => false), false);
   },
 });
 
@@ -102,16 +105,18 @@ Deno.test({
 });
 
 Deno.test({
-  name: "a write failure mid-run stops scheduling, says so, exits 1 and keeps whole rows",
+  name:
+    "a write failure mid-run stops scheduling, says so, exits 1, keeps whole rows and records failed",
   ignore: Deno.build.os !== "linux",
   fn: async () => {
     await using p = await project(40);
     const out = p.path("results.jsonl");
-    // The file-size limit makes writes past 1 KiB fail (EFBIG) after a few rows.
+    // The file-size limit (8 blocks: 4 KiB) makes writes past it fail (EFBIG) after a few rows;
+    // the run record (smaller) is still written.
     const { code, err } = await runProcess(
       p.root,
       ["--workers", "1", "--out", out],
-      "ulimit -f 2; trap '' XFSZ;",
+      "ulimit -f 8; trap '' XFSZ;",
     );
     assert.equal(code, 1, err);
     const said = err.match(/(\d+) rows? (?:was|were) written and kept; no case was started/);
@@ -124,5 +129,11 @@ Deno.test({
     assert.deepEqual(bad_lines, []);
     assert.ok(rows.length >= 1 && rows.length < 40, `${rows.length} rows`);
     assert.equal(rows.length, Number(said[1]));
+    // The run record says the run failed, why, and summarises every case that ran.
+    const record = await readRunRecord(runRecordPath(out));
+    assert.equal(record.status, "failed");
+    assert.match(record.error ?? "", /Could not write to the results file .*results\.jsonl: /);
+    assert.notEqual(record.ended_at, null);
+    assert.ok(record.summary !== null && record.summary.total >= rows.length);
   },
 });

@@ -2,6 +2,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { readResults, runEval } from "../../mod.ts";
+import { readRunRecord, runRecordPath } from "../../lib/report/run_record.ts";
+import { row as resultRow } from "../report/_rows.ts";
 import { REPO_ROOT } from "../cli/_buffer_io.ts";
 import { project } from "../_helpers/run_project.ts";
 
@@ -55,7 +57,7 @@ Deno.test("results reader skips a torn final line", async () => {
   const dir = await Deno.makeTempDir();
   try {
     const path = join(dir, "r.jsonl");
-    const row = { eval_id: "a", score: 1, status: "ok" };
+    const row = resultRow("a", 1);
     await Deno.writeTextFile(path, JSON.stringify(row) + "\n" + '{"eval_id": "b", "sco');
     const { rows } = await readResults(path);
     assert.deepEqual(rows.map((r) => r.eval_id), ["a"]);
@@ -64,7 +66,7 @@ Deno.test("results reader skips a torn final line", async () => {
   }
 });
 
-Deno.test("runner: after kill -9 every row already written is intact", async () => {
+Deno.test("runner: after kill -9 every row already written is intact and the run reads running", async () => {
   await using p = await project({
     ".agentv/targets.yaml": `targets:
   - name: default
@@ -111,4 +113,10 @@ ${
   const { rows, partial_line } = await readResults(out);
   assert.equal(partial_line, undefined);
   assert.deepEqual(rows.map((r) => r.eval_id).sort(), ["c1", "c2", "c3"]);
+  // The run record was never finished: it reads `running`, with no end time and no summary.
+  const record = await readRunRecord(runRecordPath(out));
+  assert.equal(record.status, "running");
+  assert.equal(record.ended_at, null);
+  assert.equal(record.summary, null);
+  assert.deepEqual(rows.map((r) => r.run_id), rows.map(() => record.run_id));
 });

@@ -50,8 +50,10 @@ evalcases:
 
 /** A row without what changes from run to run (times). */
 function stable(row: ResultRow): unknown {
-  const { timestamp, duration_ms: _d, trace_summary, ...rest } = row;
+  const { timestamp, run_id, duration_ms: _d, trace_summary, ...rest } = row;
   assert.match(timestamp, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+  // Each run has its own id; the redactor never touches it.
+  assert.match(run_id ?? "", /^\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{3}Z-[0-9a-f]{8}$/);
   const { duration_ms: _t, ...trace } = trace_summary ?? {};
   return { ...rest, trace_summary: trace };
 }

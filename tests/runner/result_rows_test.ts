@@ -32,11 +32,16 @@ Deno.test("runner: result rows carry exactly the documented fields", async () =>
       "token_usage",
       "output_messages",
       "attempts",
+      "run_id",
+      "trial",
+      "conversation_id",
+      "reasoning",
+      "error",
     ]
   ) assert.ok(key in row, `missing ${key}`);
   assert.ok(!Number.isNaN(Date.parse(row.timestamp)));
   assert.equal(row.dataset, "a");
-  assert.equal(row.error, undefined);
+  assert.equal(row.error, null);
   assert.equal(fileText.split("\n").filter(Boolean).length, 1);
   // the file stores the answer once (no `output_messages` when it is only the answer); the
   // reader gives the row back whole
@@ -83,7 +88,7 @@ console.log(JSON.stringify({ score: 1, details: { seen: input.output_messages, s
       toolCalls: "      - {tool: knowledgeSearch, input: {filePath: a.md, riskLevel: HIGH}}\n",
     },
   );
-  assert.equal(r.status, "ok", r.error);
+  assert.equal(r.status, "ok", r.error ?? "");
   const text = JSON.stringify(r);
   for (const key of ["knowledgeSearch", "filePath", "riskLevel"]) {
     assert.ok(text.includes(key), key);

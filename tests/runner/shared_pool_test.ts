@@ -47,7 +47,7 @@ Deno.test("runner: one pool across files; a target's workers caps its concurrenc
     onEvent: (e) => pooledEvents.push(e),
   });
   assert.equal(pooled.rows.length, 4);
-  for (const row of pooled.rows) assert.equal(row.status, "ok", row.error);
+  for (const row of pooled.rows) assert.equal(row.status, "ok", row.error ?? "");
   assert.equal(maxInFlight(pooledEvents), 4);
   const starts: string[] = [];
   const cappedEvents: RunEvent[] = [];

@@ -96,6 +96,8 @@ Deno.test("redactor: a recorded request has secret-named keys replaced whole, ot
 
 function sampleRow(answer: string): ResultRow {
   return {
+    run_id: "ok",
+    trial: 0,
     timestamp: "2026-01-01T00:00:00.000Z",
     eval_id: "ok",
     dataset: "ok",
@@ -131,8 +133,12 @@ function sampleRow(answer: string): ResultRow {
       }],
     }],
     output_messages: [{ role: "assistant", content: answer }],
+    reasoning: null,
+    trace_summary: null,
+    token_usage: null,
     duration_ms: 1,
     attempts: 1,
+    error: null,
   };
 }
 

@@ -30,7 +30,7 @@ Deno.test("retries: 429 honours Retry-After, 500/reset/malformed retried, attemp
   assert.deepEqual(retries.map((e) => e.attempt), [1, 2, 3, 4]);
   assert.equal(retries[0].delay_ms, 1000, "Retry-After 1s honoured");
   for (const retry of retries.slice(1)) assert.ok(retry.delay_ms <= 50, `${retry.delay_ms}ms`);
-  assert.equal(rows[0].status, "ok", rows[0].error);
+  assert.equal(rows[0].status, "ok", rows[0].error ?? "");
   assert.equal(rows[0].attempts, 5);
 });
 

