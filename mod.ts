@@ -261,3 +261,15 @@ export {
   type HtmlReportOptions,
   renderHtmlReport,
 } from "./lib/report/html/render_html_report.ts";
+export type {
+  ExpectedFileChange,
+  FileChangeKind,
+  FileChangesConfig,
+} from "./lib/schema/evaluator_types.ts";
+export type { WorkspaceChanges } from "./lib/schema/workspace.ts";
+export type { AgentStreamParser, AgentToolStep, AgentTrace } from "./lib/targets/agent_trace.ts";
+export { createClaudeStreamParser } from "./lib/targets/claude_stream.ts";
+export {
+  type CodexStreamParserOptions,
+  createCodexStreamParser,
+} from "./lib/targets/codex_stream.ts";

@@ -227,10 +227,12 @@ export function jsonDepth(text: string): number {
  * @example
  * ```ts
  * import { join } from "node:path";
+ * import type { CaseSite } from "./case_pipeline.ts";
  * const dir = await Deno.makeTempDir();
  * const file = join(dir, "cases.jsonl");
  * await Deno.writeTextFile(file, '{"id": "a", "execution": {"target": "x"}}\n');
- * const [site] = await locateJsonlSites(file, [{ line: 1, path: "execution.target", ownTarget: true }]);
+ * const sites: CaseSite[] = [{ line: 1, path: "execution.target", ownTarget: true }];
+ * const [site] = await locateJsonlSites(file, sites);
  * console.log(site.column); // 38
  * await Deno.remove(dir, { recursive: true });
  * ```

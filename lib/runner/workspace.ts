@@ -140,7 +140,7 @@ async function copyTree(from: string, to: string, top = from): Promise<void> {
       const dest = resolve(dirname(source), link);
       if (isAbsolute(link) || !isInside(dest, top)) {
         throw new WorkspaceError(
-          `workspace_template holds a link that leads outside it: ${
+          `workspace_template holds a link that leads outside it (or is absolute, so the copy would point back into the template): ${
             relative(top, source)
           } -> ${link}; replace it by a relative link inside the template or by a copy`,
         );
@@ -155,11 +155,32 @@ async function copyTree(from: string, to: string, top = from): Promise<void> {
   }
 }
 
+/** Makes every folder under `path` writable (an agent may leave read-only folders behind). */
+async function makeWritable(path: string): Promise<void> {
+  const info = await Deno.lstat(path);
+  if (!info.isDirectory) return;
+  await Deno.chmod(path, 0o700);
+  for await (const entry of Deno.readDir(path)) {
+    if (entry.isDirectory) await makeWritable(join(path, entry.name));
+  }
+}
+
+/**
+ * Removes a folder tree; read-only folders (e.g. a Go module cache the agent filled) are made
+ * writable first. Never throws: what cannot be removed stays, and the next run tries again.
+ */
 async function removeQuietly(path: string): Promise<void> {
   try {
     await Deno.remove(path, { recursive: true });
+    return;
   } catch (e) {
-    if (!(e instanceof Deno.errors.NotFound)) throw e;
+    if (e instanceof Deno.errors.NotFound) return;
+  }
+  try {
+    await makeWritable(path);
+    await Deno.remove(path, { recursive: true });
+  } catch {
+    // Left for the next run's clean-up of stale folders.
   }
 }
 
@@ -175,6 +196,15 @@ function processAlive(pid: number): boolean {
     return true;
   } catch (e) {
     return !(e instanceof Deno.errors.NotFound);
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.lstat(path);
+    return true;
+  } catch {
+    return false;
   }
 }
 
@@ -202,12 +232,8 @@ export async function removeStaleWorkspaces(tempDir: string): Promise<string[]> 
       const pid = Number(m[1]);
       if (pid === Deno.pid || processAlive(pid)) continue;
       const path = join(tempDir, entry.name);
-      try {
-        await Deno.remove(path, { recursive: true });
-        removed.push(path);
-      } catch {
-        // Another run is removing it, or it is not ours to remove: leave it.
-      }
+      await removeQuietly(path);
+      if (!(await exists(path))) removed.push(path);
     }
   } catch {
     // The temp folder cannot be listed: nothing to clean.

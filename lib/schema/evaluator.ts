@@ -8,7 +8,8 @@
 import { z } from "zod";
 import { linearRegexProblem, SUPPORTED_REGEX_FLAGS } from "../text/linear_regex.ts";
 import { jsonSchemaProblems } from "./json_schema_problems.ts";
-import { ExpectedFileChangeSchema } from "./file_changes.ts";
+import { evaluatorCommon, nonNegative, withName } from "./evaluator_common.ts";
+import { FileChangesSchema } from "./file_changes.ts";
 import type { Assert, Same } from "./_type_check.ts";
 import type {
   Aggregator,
@@ -20,7 +21,6 @@ import type {
   EvaluatorConfig,
   EvaluatorType,
   FieldAccuracyConfig,
-  FileChangesConfig,
   IsJsonConfig,
   JsonSchemaConfig,
   LatencyConfig,
@@ -52,21 +52,9 @@ export const EVALUATOR_TYPES = [
   "file_changes",
 ] as const;
 
-/** `weight`: a finite number >= 0, default 1. */
-export const WeightSchema = z.number({ error: "weight must be a number >= 0 (e.g. 1 or 0.5)" })
-  .refine(Number.isFinite, { error: "weight must be a finite number >= 0" })
-  .min(0, { error: "weight must be >= 0 (use 0 to report an evaluator without scoring it)" })
-  .default(1);
+export { WeightSchema } from "./evaluator_common.ts";
 
-const common = {
-  name: z.string().min(1, { error: "name must not be empty" }).optional(),
-  weight: WeightSchema,
-};
-
-const nonNegative = (what: string) =>
-  z.number({ error: `${what} must be a number >= 0` }).min(0, {
-    error: `${what} must be >= 0`,
-  });
+const common = evaluatorCommon;
 
 /** A rubric item: a plain string or `{id?, description, weight?, required?}`. */
 export const RubricItemSchema = z.union([
@@ -91,11 +79,6 @@ export const RubricListSchema = z.array(RubricItemSchema).min(1, {
       : { ...item, id: item.id ?? `rubric-${i + 1}` }
   )
 );
-
-const withName = <T extends { name?: string; type: string }>(v: T) => ({
-  ...v,
-  name: v.name ?? v.type,
-});
 
 /** `llm_judge`: free-form judge (`prompt` file or inline template), or rubric mode. */
 export const LlmJudgeSchema = z.strictObject({
@@ -293,19 +276,7 @@ export const RegexSchema = z.strictObject({
   }
 }).transform(withName);
 
-/**
- * `file_changes`: the files the target changed in its workspace (expected items, see
- * `file_changes.ts`); with `allow_other_changes: false` every other changed file is a miss.
- */
-export const FileChangesSchema = z.strictObject({
-  type: z.literal("file_changes"),
-  ...common,
-  expected: z.array(ExpectedFileChangeSchema, {
-    error: "expected must be a list of {path, change?, contains?, regex?}",
-  }).min(1, { error: "expected must list at least one file" }),
-  allow_other_changes: z.boolean({ error: "allow_other_changes must be true or false" })
-    .default(true),
-}).transform(withName);
+export { FileChangesSchema } from "./file_changes.ts";
 
 /** `is_json`: the answer parses as JSON. */
 export const IsJsonSchema = z.strictObject({
@@ -485,7 +456,6 @@ type _Checks = [
   Assert<Same<RegexConfig, z.output<typeof RegexSchema>>>,
   Assert<Same<IsJsonConfig, z.output<typeof IsJsonSchema>>>,
   Assert<Same<JsonSchemaConfig, z.output<typeof JsonSchemaEvaluatorSchema>>>,
-  Assert<Same<FileChangesConfig, z.output<typeof FileChangesSchema>>>,
   Assert<Same<Aggregator, z.output<typeof AggregatorSchema>>>,
   Assert<Same<Rubric, z.output<typeof RubricListSchema>[number]>>,
   Assert<Same<EvaluatorType, typeof EVALUATOR_TYPES[number]>>,

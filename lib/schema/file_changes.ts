@@ -1,19 +1,21 @@
 /**
- * The expected items of a `file_changes` evaluator (one file, or a glob of files, that the agent
- * must have added, modified, deleted or just changed in its workspace, with optional content
- * checks). The evaluator itself is declared with the others in `evaluator.ts`.
+ * The `file_changes` evaluator's schema: expected items (one file, or a glob of files, that the
+ * agent must have added, modified, deleted or just changed in its workspace, with optional
+ * content checks), and `allow_other_changes`. `evaluator.ts` adds it to the evaluator union.
  *
  * @module
  */
 import { z } from "zod";
 import { linearRegexProblem, SUPPORTED_REGEX_FLAGS } from "../text/linear_regex.ts";
 import type { Assert, Same } from "./_type_check.ts";
+import { evaluatorCommon, withName } from "./evaluator_common.ts";
+import type { FileChangesConfig } from "./evaluator_types.ts";
 
 /** How a file must have changed: `changed` accepts any of the other three. */
 export const FILE_CHANGE_KINDS = ["added", "modified", "deleted", "changed"] as const;
 
 /** How a file must have changed (`changed`: added, modified or deleted). */
-export type FileChangeKind = typeof FILE_CHANGE_KINDS[number];
+export type FileChangeKind = "added" | "modified" | "deleted" | "changed";
 
 /** One expected change of a `file_changes` evaluator. */
 export const ExpectedFileChangeSchema = z.strictObject({
@@ -83,8 +85,23 @@ export interface ExpectedFileChange {
   flags?: string;
 }
 
-// The explicit type must say exactly what the schema produces.
+/**
+ * `file_changes`: the files the target changed in its workspace; with `allow_other_changes:
+ * false` every other changed file is a miss.
+ */
+export const FileChangesSchema = z.strictObject({
+  type: z.literal("file_changes"),
+  ...evaluatorCommon,
+  expected: z.array(ExpectedFileChangeSchema, {
+    error: "expected must be a list of {path, change?, contains?, regex?}",
+  }).min(1, { error: "expected must list at least one file" }),
+  allow_other_changes: z.boolean({ error: "allow_other_changes must be true or false" })
+    .default(true),
+}).transform(withName);
+
+// The explicit types must say exactly what the schemas produce.
 type _Checks = [
+  Assert<Same<FileChangesConfig, z.output<typeof FileChangesSchema>>>,
   Assert<Same<ExpectedFileChange, z.output<typeof ExpectedFileChangeSchema>>>,
   Assert<Same<FileChangeKind, z.output<typeof ExpectedFileChangeSchema>["change"]>>,
 ];

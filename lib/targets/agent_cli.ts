@@ -7,9 +7,10 @@
  * the log stays JSONL. A timeout or an abort kills the whole process group (SIGTERM, then SIGKILL
  * after a grace period); when the agent exits, whatever is left of its group (a background
  * command a tool started) is killed too. Agents run their tools in sessions of their own (Claude
- * Code's Bash tool calls `setsid`), out of reach of a group kill, so on Linux every process that
- * carries the run's marker variable (`AGENTV_AGENT_RUN`, inherited by everything the agent starts)
- * is killed as well: when the agent ends, and when agentv exits.
+ * Code's Bash tool calls `setsid`), out of reach of a group kill, so on Linux and macOS every
+ * process that carries the run's marker variable (`AGENTV_AGENT_RUN`, inherited by everything
+ * the agent starts) is killed as well (found with `ps`): when the agent ends, and when agentv
+ * exits.
  *
  * @module
  */
@@ -157,7 +158,7 @@ export async function runAgentCli(
     clearTimeout(timer);
     if (!windows) signalTree(child, "SIGKILL", windows);
     trackProcessGroup(child.pid, false);
-    killMarked(new Set([marker]));
+    await killMarked(new Set([marker]));
     liveMarkers.delete(marker);
     await Promise.all([fed, drain([stdout, stderr], 2000)]);
     return {
@@ -181,34 +182,66 @@ export const MARKER_VARIABLE = "AGENTV_AGENT_RUN";
 
 /** Markers of agent runs still going: their processes are killed if agentv exits first. */
 const liveMarkers = new Set<string>();
-globalThis.addEventListener?.("unload", () => killMarked(liveMarkers));
+globalThis.addEventListener?.("unload", () => killMarkedSync(liveMarkers));
 
 /**
- * Kills (SIGKILL) every process whose environment carries one of `markers` (Linux: read from
- * `/proc/<pid>/environ`; elsewhere, and without read access, nothing happens).
+ * `ps` arguments that list every process with its environment after its command line, one per
+ * line (`pid command VAR=value …`); undefined where agentv does not sweep (Windows).
  */
-function killMarked(markers: ReadonlySet<string>): void {
-  if (Deno.build.os !== "linux" || markers.size === 0) return;
-  const needles = [...markers].map((m) => `${MARKER_VARIABLE}=${m}\0`);
-  let entries: Iterable<Deno.DirEntry>;
-  try {
-    entries = Deno.readDirSync("/proc");
-  } catch {
-    return;
+function psArgs(): string[] | undefined {
+  switch (Deno.build.os) {
+    case "linux":
+      return ["-e", "e", "-ww", "-o", "pid=,args="];
+    case "darwin":
+    case "freebsd":
+      return ["-a", "-x", "-e", "-ww", "-o", "pid=,command="];
+    default:
+      return undefined;
   }
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry.name)) continue;
-    let environ: string;
+}
+
+/** Pids of the processes in a `ps` listing ({@link psArgs}) that carry one of `markers`. */
+export function markedPids(listing: string, markers: ReadonlySet<string>): number[] {
+  const needles = [...markers].map((m) => `${MARKER_VARIABLE}=${m}`);
+  const pids: number[] = [];
+  for (const line of listing.split("\n")) {
+    if (!needles.some((n) => line.includes(n))) continue;
+    const pid = Number.parseInt(line.trim(), 10);
+    if (Number.isInteger(pid) && pid > 1 && pid !== Deno.pid) pids.push(pid);
+  }
+  return pids;
+}
+
+function killPids(pids: number[]): void {
+  for (const pid of pids) {
     try {
-      environ = Deno.readTextFileSync(`/proc/${entry.name}/environ`);
-    } catch {
-      continue; // gone, or not ours
-    }
-    if (!needles.some((n) => environ.includes(n))) continue;
-    try {
-      Deno.kill(Number(entry.name), "SIGKILL");
+      Deno.kill(pid, "SIGKILL");
     } catch { /* already gone */ }
   }
+}
+
+/**
+ * Kills (SIGKILL) every process whose environment carries one of `markers`, found with `ps`
+ * (reading `/proc/<pid>/environ` would need more than `--allow-run`). Nothing happens on Windows
+ * or when `ps` cannot run.
+ */
+async function killMarked(markers: ReadonlySet<string>): Promise<void> {
+  const args = psArgs();
+  if (args === undefined || markers.size === 0) return;
+  try {
+    const out = await new Deno.Command("ps", { args, stdout: "piped", stderr: "null" }).output();
+    killPids(markedPids(new TextDecoder().decode(out.stdout), markers));
+  } catch { /* no ps: only the process group was killed */ }
+}
+
+/** {@link killMarked} for the `unload` handler, which cannot wait. */
+function killMarkedSync(markers: ReadonlySet<string>): void {
+  const args = psArgs();
+  if (args === undefined || markers.size === 0) return;
+  try {
+    const out = new Deno.Command("ps", { args, stdout: "piped", stderr: "null" }).outputSync();
+    killPids(markedPids(new TextDecoder().decode(out.stdout), markers));
+  } catch { /* no ps */ }
 }
 
 function isJsonLine(line: string): boolean {

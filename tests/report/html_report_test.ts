@@ -307,8 +307,11 @@ Deno.test({
 
       await t.step("a row with unexpected shapes opens without a script error", async () => {
         await page.click("#case-close");
+        // Closing the case view hands the focus back to its row: wait for that before typing.
+        await page.waitFor(`document.getElementById("case").hidden`);
         await page.click("#filter-reset");
         await page.type("#search", "odd-shapes");
+        await page.waitFor(`document.getElementById("search").value === "odd-shapes"`);
         await waitShown(page, "cases-count", 1);
         await page.click("#cases tbody tr[data-row]");
         await page.waitFor(`!document.getElementById("case").hidden`);

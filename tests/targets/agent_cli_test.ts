@@ -4,8 +4,9 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { type AgentRunSpec, runAgentCli } from "../../lib/targets/agent_cli.ts";
+import { type AgentRunSpec, markedPids, runAgentCli } from "../../lib/targets/agent_cli.ts";
 import { tempTree } from "../_helpers/temp_tree.ts";
+import { waitProcessEnded } from "../_helpers/processes.ts";
 
 const ENV = { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin" };
 
@@ -20,25 +21,6 @@ function spec(script: string, cwd: string, extra: Partial<AgentRunSpec> = {}): A
     redact: (t) => t,
     ...extra,
   };
-}
-
-/** Whether process `pid` has ended (gone, or a zombie waiting to be reaped). */
-async function ended(pid: number): Promise<boolean> {
-  try {
-    const stat = await Deno.readTextFile(`/proc/${pid}/stat`);
-    return stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z");
-  } catch {
-    return true;
-  }
-}
-
-/** Waits until `pid` has ended; gives up (false) after `tries` checks 20 ms apart. */
-async function waitEnded(pid: number, tries = 250): Promise<boolean> {
-  for (let i = 0; i < tries; i++) {
-    if (await ended(pid)) return true;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  return false;
 }
 
 Deno.test("lines reach the parser while the agent is still running", async () => {
@@ -113,7 +95,7 @@ Deno.test("a timeout kills the agent's whole process group, background children 
   assert.equal(result.timedOut, true);
   assert.notEqual(result.exitCode, 0);
   assert.ok(childPid > 0);
-  assert.ok(await waitEnded(childPid), `background child ${childPid} still runs`);
+  assert.ok(await waitProcessEnded(childPid), `background child ${childPid} still runs`);
 });
 
 Deno.test("an abort kills the agent; a background child left behind at exit is killed too", async () => {
@@ -126,7 +108,7 @@ Deno.test("an abort kills the agent; a background child left behind at exit is k
   );
   assert.equal(left.exitCode, 0);
   const orphan = Number((await Deno.readTextFile(pidFile)).trim());
-  assert.ok(await waitEnded(orphan), `left-behind child ${orphan} still runs`);
+  assert.ok(await waitProcessEnded(orphan), `left-behind child ${orphan} still runs`);
 
   const controller = new AbortController();
   const aborted = await runAgentCli(
@@ -157,7 +139,7 @@ Deno.test({
     assert.equal(result.exitCode, 0);
     const escaped = Number((await Deno.readTextFile(pidFile)).trim());
     assert.ok(escaped > 0);
-    assert.ok(await waitEnded(escaped), `escaped process ${escaped} still runs`);
+    assert.ok(await waitProcessEnded(escaped), `escaped process ${escaped} still runs`);
   },
 });
 
@@ -178,4 +160,17 @@ Deno.test("a missing executable throws NotFound", async () => {
     runAgentCli({ ...spec("", tree.dir), command: "agentv-no-such-agent-cli" }, () => {}),
     Deno.errors.NotFound,
   );
+});
+
+Deno.test("markedPids picks the processes whose environment carries a live run's marker", () => {
+  const listing = [
+    " 101 tail -f /dev/null PATH=/bin AGENTV_AGENT_RUN=aaa HOME=/h",
+    " 102 bash -c x AGENTV_AGENT_RUN=bbb",
+    " 103 node server.js PATH=/bin",
+    "   1 init AGENTV_AGENT_RUN=aaa",
+    "",
+  ].join("\n");
+  assert.deepEqual(markedPids(listing, new Set(["aaa"])), [101]);
+  assert.deepEqual(markedPids(listing, new Set(["aaa", "bbb"])), [101, 102]);
+  assert.deepEqual(markedPids(listing, new Set()), []);
 });

@@ -18,6 +18,7 @@ import {
 } from "../_helpers/anthropic_sse_server.ts";
 import { project } from "../_helpers/run_project.ts";
 import { tempTree } from "../_helpers/temp_tree.ts";
+import { waitProcessEnded } from "../_helpers/processes.ts";
 
 const claude = await locateAgentCli("claude");
 const API_KEY = "sk-ant-test-SECRET-7788";
@@ -55,6 +56,8 @@ async function runClaude(
     env: {
       PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
       HOME: home.dir,
+      // Claude Code keeps session notes under $TMPDIR/claude-<uid>/: removed with the home.
+      TMPDIR: home.dir,
       ANTHROPIC_BASE_URL: server.url,
       ANTHROPIC_API_KEY: API_KEY,
       DISABLE_TELEMETRY: "1",
@@ -236,16 +239,6 @@ Deno.test({
   },
 });
 
-/** Whether process `pid` has ended (gone, or a zombie). */
-async function ended(pid: number): Promise<boolean> {
-  try {
-    const stat = await Deno.readTextFile(`/proc/${pid}/stat`);
-    return stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z");
-  } catch {
-    return true;
-  }
-}
-
 Deno.test({
   name:
     "claude-code: past timeout_seconds the agent and the processes its tools started are killed, and the row keeps the trace so far",
@@ -278,13 +271,7 @@ Deno.test({
     assert.equal(step?.tool, "Bash");
     const background = Number(String(step.output).trim());
     assert.ok(background > 0, `pid in ${JSON.stringify(step.output)}`);
-    // Killed by then: the sweep runs before the target returns.
-    let gone = await ended(background);
-    for (let i = 0; !gone && i < 100; i++) {
-      await new Promise((r) => setTimeout(r, 20));
-      gone = await ended(background);
-    }
-    assert.ok(gone, `background process ${background} still runs`);
+    assert.ok(await waitProcessEnded(background), `background process ${background} still runs`);
   },
 });
 

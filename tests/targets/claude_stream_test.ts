@@ -148,3 +148,18 @@ Deno.test("a result with an error subtype and no text says which limit stopped t
   assert.equal(trace.error, "Claude Code ended with error_max_turns after 3 turns");
   assert.equal(trace.turns, 3);
 });
+
+Deno.test("a recorded max-turns stop: the error is Claude Code's own message and the calls so far are kept", async () => {
+  const lines = await recorded("max_turns.jsonl");
+  const trace = parse(lines);
+  const result = lines.map((l) => JSON.parse(l) as Json).find((e) => e.type === "result")!;
+  assert.equal(result.subtype, "error_max_turns");
+  assert.equal(trace.error, (result.errors as string[]).join("; "));
+  assert.equal(trace.final_text, undefined);
+  assert.deepEqual(
+    calls(trace).map((c) => [c.id, c.output]),
+    blocks(lines, "user", "tool_result").map((b) => [b.tool_use_id, b.content]),
+  );
+  assert.equal(trace.turns, result.num_turns);
+  assert.equal(trace.cost_usd, result.total_cost_usd);
+});
