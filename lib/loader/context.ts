@@ -7,6 +7,7 @@
 import { basename, dirname, extname, resolve } from "node:path";
 import type { Diagnostic, EvalCase } from "../schema/eval_case.ts";
 import type { CaseSite } from "./case_pipeline.ts";
+import { useCompiledCaseParser } from "../schema/eval_file.ts";
 import { decodeText } from "../source/decode.ts";
 import { loadGuidelineConfig } from "./config.ts";
 import { EvalLoadError } from "./errors.ts";
@@ -94,6 +95,7 @@ export async function prepareLoad(path: string, options: LoadOptions = {}): Prom
         `File is outside the dataset root '${root}'; expected a file inside the root; pass a root that contains it`,
     }]);
   }
+  await useCompiledParserForLargeFile(absFile);
   const config = await loadGuidelineConfig(evalDir, root);
   const resolver = new ReferenceResolver(root);
   const ext = extname(absFile);
@@ -149,4 +151,16 @@ export async function readSourceText(path: string, displayPath = path): Promise<
     return decoded.text;
   }
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+/** File size from which the compiled case parser is worth building (about 5,000 cases). */
+const LARGE_FILE_BYTES = 2 * 1024 * 1024;
+
+/** Builds the compiled case parser before a large eval file (see `useCompiledCaseParser`). */
+async function useCompiledParserForLargeFile(absFile: string): Promise<void> {
+  try {
+    if ((await Deno.stat(absFile)).size >= LARGE_FILE_BYTES) useCompiledCaseParser();
+  } catch {
+    // unreadable: the reader reports it
+  }
 }

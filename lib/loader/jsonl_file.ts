@@ -304,41 +304,47 @@ export async function* readJsonlLines(
   } catch {
     return await precise();
   }
-  const decoder = new TextDecoder("utf-8", { fatal: true }); // a leading BOM is dropped
-  const buffer = new Uint8Array(options.chunkBytes ?? CHUNK_BYTES);
-  let carry = ""; // the start of a line that continues in the next chunk
+  // Each chunk is cut after its last line break, so it holds whole UTF-8 sequences and decodes on
+  // its own (one call, much faster than a streaming decoder); the bytes after the cut start the
+  // next chunk. A line longer than the buffer makes the buffer grow.
+  const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+  let buffer = new Uint8Array(options.chunkBytes ?? CHUNK_BYTES);
+  let kept = 0; // bytes at the start of `buffer` carried over from the last read
+  let first = true;
   let nextLine = 1;
   try {
     while (true) {
-      const n = await file.read(buffer);
+      if (kept === buffer.length) {
+        const grown = new Uint8Array(buffer.length * 2);
+        grown.set(buffer);
+        buffer = grown;
+      }
+      const n = await file.read(buffer.subarray(kept));
       const done = n === null;
-      const chunk = done ? buffer.subarray(0, 0) : buffer.subarray(0, n);
-      if (chunk.includes(0)) return await precise();
+      const filled = kept + (n ?? 0);
+      if (n !== null && buffer.subarray(kept, filled).includes(0)) return await precise();
+      const cut = done ? filled : buffer.subarray(0, filled).lastIndexOf(10 /* \n */) + 1;
+      if (cut === 0 && !done) {
+        kept = filled;
+        continue;
+      }
       let text: string;
       try {
-        text = decoder.decode(chunk, { stream: !done });
+        text = decoder.decode(buffer.subarray(0, cut));
       } catch {
         return await precise();
       }
+      if (first && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+      first = false;
+      buffer.copyWithin(0, cut, filled);
+      kept = filled - cut;
       const lines: JsonlLine[] = [];
       let start = 0;
-      if (carry !== "") {
-        const end = text.indexOf("\n");
-        if (end === -1 && !done) {
-          carry += text;
-          continue;
-        }
-        addJsonlLine(lines, carry + text.slice(0, end === -1 ? text.length : end), nextLine++);
-        carry = "";
-        start = end === -1 ? text.length : end + 1;
-      }
-      for (let end = text.indexOf("\n", start); end !== -1; end = text.indexOf("\n", start)) {
+      for (let end = text.indexOf("\n"); end !== -1; end = text.indexOf("\n", start)) {
         addJsonlLine(lines, text.slice(start, end), nextLine++);
         start = end + 1;
       }
-      if (done) {
-        if (start < text.length) addJsonlLine(lines, text.slice(start), nextLine++);
-      } else carry = text.slice(start);
+      if (start < text.length) addJsonlLine(lines, text.slice(start), nextLine++);
       if (lines.length > 0) yield lines;
       if (done) return;
     }

@@ -110,9 +110,8 @@ export const RawEvalCaseSchema = rawEvalCaseSchema({
 
 /**
  * A compiled (`z.compile`) fast parser for cases without `composite` evaluators. It accepts a
- * subset of {@link RawEvalCaseSchema} and returns the same output. Compiling costs about what it
- * saves on ten thousand cases, so it is built only once a process has validated that many
- * ({@link parseRawEvalCase}), never at import: small files start faster without it.
+ * subset of {@link RawEvalCaseSchema} and returns the same output. Compiling costs about 40 ms,
+ * so it is not built at import: see {@link useCompiledCaseParser}.
  */
 export function compileFastCaseSchema(): FastCaseParser {
   return z.compile(rawEvalCaseSchema({
@@ -137,17 +136,27 @@ function compiledPart<T extends z.ZodType>(schema: T): T {
   return z.lazy(() => compiled) as unknown as T;
 }
 
-/**
- * Cases validated with the plain schema before the compiled one is built: compiling costs about
- * what it saves on ten thousand cases (measured: ~40 ms once, ~3 µs a case).
- */
-const COMPILE_AFTER = 10_000;
-let plainParses = 0;
 let fastCaseSchema: FastCaseParser | undefined;
 
 /**
- * Validates one raw case. After the first {@link COMPILE_AFTER} cases of the process, the
- * compiled fast path goes first, then {@link RawEvalCaseSchema} (whose issues are the ones
+ * Builds the compiled case parser (once per process) for {@link parseRawEvalCase} to use from now
+ * on. The loader calls it before a large file: compiling costs about 40 ms, which the compiled
+ * parser saves over some ten thousand cases, and it allocates far less (a 100,000-case file
+ * streams in about half the memory); a small file is validated faster without it.
+ *
+ * @example
+ * ```ts
+ * useCompiledCaseParser();
+ * parseRawEvalCase({ id: "a", expected_outcome: "Goal", input: "Hi" }).success; // true
+ * ```
+ */
+export function useCompiledCaseParser(): void {
+  fastCaseSchema ??= compileFastCaseSchema();
+}
+
+/**
+ * Validates one raw case: with {@link RawEvalCaseSchema}, or, once {@link useCompiledCaseParser}
+ * was called, with the compiled fast path first and the full schema (whose issues are the ones
  * reported) when the fast path rejects a value; results are the same either way.
  *
  * @example
@@ -159,10 +168,7 @@ let fastCaseSchema: FastCaseParser | undefined;
 export function parseRawEvalCase(
   value: unknown,
 ): z.ZodSafeParseResult<z.output<typeof RawEvalCaseSchema>> {
-  if (fastCaseSchema === undefined) {
-    if (plainParses++ < COMPILE_AFTER) return RawEvalCaseSchema.safeParse(value);
-    fastCaseSchema = compileFastCaseSchema();
-  }
+  if (fastCaseSchema === undefined) return RawEvalCaseSchema.safeParse(value);
   const fast = fastCaseSchema.safeParse(value);
   return fast.success ? fast : RawEvalCaseSchema.safeParse(value);
 }
