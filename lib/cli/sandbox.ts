@@ -18,30 +18,17 @@ import { findDatasetRoot } from "../loader/resolve.ts";
 import { EvalLoadError } from "../loader/errors.ts";
 import { checkConfinedFile } from "../loader/read_confined.ts";
 import type { LoadedEvalFile } from "../loader/load_eval_file.ts";
-import type { CaseTargetUse } from "../loader/validate_eval_file.ts";
 import type { Diagnostic } from "../schema/eval_case.ts";
+import type {
+  FileKind,
+  FileReport,
+  TargetCheck,
+  WorkerRequest,
+  WorkerResponse,
+} from "./sandbox_protocol.ts";
 
-/** What a file is: an eval dataset, a `.agentv/targets.*` file or a `.agentv/config.yaml`. */
-export type FileKind = "eval" | "targets" | "config";
-
-/** The validation report of one file. */
-export interface FileReport {
-  /** Absolute path of the file. */
-  file: string;
-  /**
-   * What kind of file it was validated as; `env`: a `.env` file that `run` would refuse to read
-   * (validate reports only those).
-   */
-  kind: FileKind | "env";
-  /** False when any diagnostic is an error. */
-  valid: boolean;
-  /** Number of valid cases (eval files; 0 for targets and config files). */
-  cases: number;
-  /** Everything found, errors and warnings. */
-  diagnostics: Diagnostic[];
-  /** Eval files: each valid case's target and where the case names it. */
-  targets?: CaseTargetUse[];
-}
+/** The worker protocol and the validation report (defined in `sandbox_protocol.ts`). */
+export type { FileKind, FileReport, TargetCheck, WorkerRequest, WorkerResponse };
 
 /** A loaded eval file (the loader's shape, which the runner consumes). */
 export type { LoadedEvalFile };
@@ -86,41 +73,6 @@ export function sandboxPermissions(roots: string[]): Deno.PermissionOptionsObjec
 }
 
 const MODULE_URL = new URL(import.meta.url);
-
-/**
- * With `validate`: check each valid case's target against the targets file that applies, as
- * `run` will (the nearest `.agentv/targets.*` in the root, or `targetsFile`).
- */
-export interface TargetCheck {
-  /** Targets file (absolute; `--targets`) for every eval file; the sandbox may read it. */
-  targetsFile?: string;
-  /** Target for every case instead of its own (`--target`). */
-  targetOverride?: string;
-  /** Paths in messages are shown relative to this folder. */
-  cwd: string;
-}
-
-/** A request to the worker (see `load_worker.ts`). */
-export type WorkerRequest = {
-  id: number;
-  op: "load" | "validate";
-  kind: FileKind;
-  path: string;
-  root: string;
-  /** Files outside the root the worker may read (a `--targets` file). */
-  alsoRead: string[];
-  verbose: boolean;
-  check?: TargetCheck;
-};
-
-/** A worker's answer. */
-export type WorkerResponse =
-  | { id: number; ok: true; value: unknown }
-  | {
-    id: number;
-    ok: false;
-    error: { name: string; message: string; stack?: string; diagnostics?: Diagnostic[] };
-  };
 
 type Pending = { resolve(value: unknown): void; reject(error: unknown): void };
 
