@@ -19,7 +19,7 @@
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { writeFixtures } from "./load_bench.ts";
-import type { BenchRow } from "./run_bench.ts";
+import { type BenchRow, latencyServer } from "./run_bench.ts";
 
 const REPO = fileURLToPath(new URL("../", import.meta.url));
 const MAIN = join(REPO, "main.ts");
@@ -162,26 +162,6 @@ results.close();
 console.log(passed + "/" + cases.length + " passed");
 `,
 };
-
-/** Starts the loopback latency server (its own thread) and returns its URL and a stop. */
-async function latencyServer(latencyMs: number): Promise<{ url: string; stop(): Promise<void> }> {
-  const worker = new Worker(new URL("./_latency_server.ts", import.meta.url).href, {
-    type: "module",
-  });
-  const reply = (message: unknown) =>
-    new Promise<unknown>((resolve) => {
-      worker.onmessage = (e) => resolve(e.data);
-      worker.postMessage(message);
-    });
-  const { port } = await reply({ latencyMs }) as { port: number };
-  return {
-    url: `http://127.0.0.1:${port}/v1`,
-    stop: async () => {
-      await reply("close");
-      worker.terminate();
-    },
-  };
-}
 
 /** Options of {@link benchCli}. */
 export interface CliBenchOptions {

@@ -116,8 +116,10 @@ async function runCases(dir: string, targetsYaml: string, n: number, workers: nu
   }
 }
 
-/** (a) N cases at W workers against a loopback server with fixed latency. */
-export async function benchLatency(n = 2000, workers = 32, latencyMs = 50): Promise<BenchRow[]> {
+/** Starts the loopback latency server (its own thread) and returns its URL and a stop. */
+export async function latencyServer(
+  latencyMs: number,
+): Promise<{ url: string; stop(): Promise<void> }> {
   const worker = new Worker(new URL("./_latency_server.ts", import.meta.url).href, {
     type: "module",
   });
@@ -127,8 +129,20 @@ export async function benchLatency(n = 2000, workers = 32, latencyMs = 50): Prom
       worker.postMessage(message);
     });
   const { port } = await reply({ latencyMs }) as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}/v1`,
+    stop: async () => {
+      await reply("close");
+      worker.terminate();
+    },
+  };
+}
+
+/** (a) N cases at W workers against a loopback server with fixed latency. */
+export async function benchLatency(n = 2000, workers = 32, latencyMs = 50): Promise<BenchRow[]> {
+  const server = await latencyServer(latencyMs);
   try {
-    const url = `http://127.0.0.1:${port}/v1`;
+    const url = server.url;
     const { wallMs } = await withTempDir((dir) =>
       runCases(
         dir,
@@ -152,8 +166,7 @@ export async function benchLatency(n = 2000, workers = 32, latencyMs = 50): Prom
       ok: wallMs / ideal <= 1.1,
     }];
   } finally {
-    await reply("close");
-    worker.terminate();
+    await server.stop();
   }
 }
 

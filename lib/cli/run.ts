@@ -149,27 +149,26 @@ async function run(args: ParsedArgs, io: CommandIO): Promise<number> {
   const files = discovered.files.map((f) => resolve(io.cwd, f));
   // One sandbox worker per dataset root, started now: the workers import the loader on their
   // own threads while this thread imports the runner (`run_execute.ts`), and then load the files.
-  const sandboxes = new Map<string, Sandbox>();
+  const roots = new Map<string, { sandbox: Sandbox; loads: Promise<LoadedEvalFile>[] }>();
   try {
     const inputs: RunInput[] = [];
-    const loads = new Map<Sandbox, Promise<LoadedEvalFile>[]>();
     for (const file of files) {
       const fileRoot = await sandboxRoot(file, { root });
-      let sandbox = sandboxes.get(fileRoot);
-      if (!sandbox) sandboxes.set(fileRoot, sandbox = new Sandbox(fileRoot));
-      const loaded = sandbox.load(file, { verbose: opts.verbose, signal: io.signal });
+      let group = roots.get(fileRoot);
+      if (!group) roots.set(fileRoot, group = { sandbox: new Sandbox(fileRoot), loads: [] });
+      const loaded = group.sandbox.load(file, { verbose: opts.verbose, signal: io.signal });
       inputs.push({ file, loaded });
-      loads.set(sandbox, [...loads.get(sandbox) ?? [], loaded]);
+      group.loads.push(loaded);
     }
     // Awaited (and their errors reported) by `executeRun`; a worker is closed once its files are
     // loaded, so its memory is not held during the run.
-    for (const [sandbox, pending] of loads) {
-      Promise.allSettled(pending).then(() => sandbox.close());
+    for (const { sandbox, loads } of roots.values()) {
+      Promise.allSettled(loads).then(() => sandbox.close());
     }
     const { executeRun } = await import("./run_execute.ts");
     return await executeRun(opts, inputs, io);
   } finally {
-    for (const s of sandboxes.values()) s.close();
+    for (const { sandbox } of roots.values()) sandbox.close();
   }
 }
 

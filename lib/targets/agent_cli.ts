@@ -15,7 +15,7 @@
  * @module
  */
 import { dirname } from "node:path";
-import { signalTree, STDERR_TAIL_BYTES, trackProcessGroup } from "./shell.ts";
+import { drain, signalTree, STDERR_TAIL_BYTES, trackProcessGroup } from "./shell.ts";
 
 /** Default cap on an agent's stdout: 64 MiB (past it the agent is killed). */
 export const DEFAULT_AGENT_OUTPUT_BYTES = 64 * 1024 * 1024;
@@ -304,21 +304,6 @@ function readLines(
     }
   })();
   return { reader, done };
-}
-
-/** Waits for both pipes to end; one still open after `ms` (held by an escaped process) is cancelled. */
-async function drain(readers: LineReader[], ms: number): Promise<void> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const all = Promise.all(readers.map((r) => r.done));
-  const expired = new Promise<"expired">((resolve) => timer = setTimeout(resolve, ms, "expired"));
-  try {
-    if (await Promise.race([all, expired]) === "expired") {
-      await Promise.all(readers.map((r) => r.reader.cancel().catch(() => {})));
-      await all;
-    }
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 async function writeStdin(child: Deno.ChildProcess, text: string): Promise<void> {

@@ -21,15 +21,12 @@
  */
 import { resolve } from "node:path";
 import type { ClaudeCodeSettings } from "../schema/targets.ts";
-import { runAgentCli } from "./agent_cli.ts";
-import type { AgentRunResult } from "./agent_cli.ts";
-import type { AgentTrace } from "./agent_trace.ts";
+import { type AgentInvocation, invokeAgent } from "./agent_target.ts";
 import { childEnv } from "./child_env.ts";
 import { createClaudeStreamParser } from "./claude_stream.ts";
 import type { ProviderContext, TargetCore } from "./provider_context.ts";
 import { createRedactor, isSecretName } from "./redact.ts";
-import { tail } from "./shell.ts";
-import { TargetError, type TargetRequest, type TargetResponse } from "./types.ts";
+import type { TargetRequest } from "./types.ts";
 
 /** Variables of Claude Code itself, passed on when set (besides the names listed in `env`). */
 const CLAUDE_VARIABLES =
@@ -94,112 +91,27 @@ export function createClaudeCodeTarget(
   settings: ClaudeCodeSettings,
   context: ProviderContext,
 ): TargetCore {
-  const label = `Claude Code target '${context.name}'`;
-  const executable = settings.executable ?? "claude";
   const env = claudeCodeEnv(context.env, settings.env ?? []);
   // The API key (and any other secret-named variable) Claude Code gets is a secret of the target.
   const ownSecrets = Object.entries(env).filter(([name]) => isSecretName(name))
     .map(([, value]) => value).filter((v) => v.trim() !== "");
   const redactor = createRedactor([...context.secrets, ...ownSecrets]);
-  const timeoutMs = settings.timeout_seconds !== undefined
-    ? Math.floor(settings.timeout_seconds * 1000)
-    : 2 ** 31 - 1;
-  const args = claudeCodeArgs(settings);
-
-  return {
-    secrets: ownSecrets,
-    async invoke(request: TargetRequest): Promise<TargetResponse> {
-      const cwd = request.cwd ?? request.evalDir;
-      const parser = createClaudeStreamParser();
-      let result: AgentRunResult;
-      try {
-        result = await runAgentCli({
-          command: executable,
-          args,
-          cwd,
-          env,
-          stdin: claudeCodePrompt(request),
-          timeoutMs,
-          signal: request.signal,
-          ...(request.logPath !== undefined ? { logPath: request.logPath } : {}),
-          redact: redactor.text,
-          ...(settings.max_output_bytes !== undefined
-            ? { maxOutputBytes: settings.max_output_bytes }
-            : {}),
-        }, (line) => parser.push(line));
-      } catch (error) {
-        const reason = error instanceof Deno.errors.NotFound
-          ? `'${executable}' was not found (set \`executable\` in the target, or install Claude Code: npm install -g @anthropic-ai/claude-code), or the workspace '${cwd}' does not exist`
-          : error instanceof Error
-          ? error.message
-          : String(error);
-        throw new TargetError(redactor.text(`${label} could not start: ${reason}`));
-      }
-      const trace = parser.finish();
-      const response = toResponse(trace, request, { executable, args, cwd });
-      const failure = failureOf(trace, result, settings.timeout_seconds);
-      if (failure !== undefined) {
-        throw new TargetError(redactor.text(`${label} ${failure.message}`), {
-          retryable: failure.retryable,
-          partial: response,
-        });
-      }
-      return response;
-    },
+  const agent: AgentInvocation = {
+    label: `Claude Code target '${context.name}'`,
+    executable: settings.executable ?? "claude",
+    args: claudeCodeArgs(settings),
+    env,
+    redact: redactor.text,
+    ...(settings.timeout_seconds !== undefined ? { timeoutSeconds: settings.timeout_seconds } : {}),
+    ...(settings.max_output_bytes !== undefined
+      ? { maxOutputBytes: settings.max_output_bytes }
+      : {}),
+    install: "install Claude Code: npm install -g @anthropic-ai/claude-code",
+    missingAnswer: "no result event",
+    retryTimeouts: true,
+    prompt: claudeCodePrompt,
+    parser: () => createClaudeStreamParser(),
+    durationMs: (trace) => trace.duration_ms,
   };
-}
-
-function toResponse(
-  trace: AgentTrace,
-  request: TargetRequest,
-  recorded: { executable: string; args: string[]; cwd: string },
-): TargetResponse {
-  return {
-    output_messages: trace.output_messages,
-    ...(trace.usage !== undefined ? { token_usage: trace.usage } : {}),
-    ...(trace.cost_usd !== undefined ? { cost_usd: trace.cost_usd } : {}),
-    ...(trace.duration_ms !== undefined ? { duration_ms: trace.duration_ms } : {}),
-    ...(trace.turns !== undefined ? { turns: trace.turns } : {}),
-    ...(request.logPath !== undefined ? { log_path: request.logPath } : {}),
-    request: { command: recorded.executable, args: recorded.args, cwd: recorded.cwd },
-  };
-}
-
-/** Why a finished run is a failure, or undefined when it produced an answer. */
-function failureOf(
-  trace: AgentTrace,
-  result: AgentRunResult,
-  timeoutSeconds: number | undefined,
-): { message: string; retryable: boolean } | undefined {
-  const stderr = tail(result.stderr);
-  if (result.aborted) return { message: "was aborted", retryable: false };
-  if (result.timedOut) {
-    return {
-      message: `timed out after ${timeoutSeconds}s (timeout_seconds); its process group was killed`,
-      retryable: true,
-    };
-  }
-  if (result.outputOverflow) {
-    return {
-      message:
-        "wrote more than max_output_bytes to stdout and was stopped; raise max_output_bytes in the target",
-      retryable: false,
-    };
-  }
-  if (trace.error !== undefined) {
-    return { message: `reported an error: ${trace.error}`, retryable: false };
-  }
-  if (result.exitCode !== 0) {
-    const how = result.exitCode === null
-      ? "was killed by a signal"
-      : `exited with code ${result.exitCode}`;
-    return { message: `${how}${stderr ? `: ${stderr}` : ""}`, retryable: false };
-  }
-  if (trace.final_text === undefined) {
-    return {
-      message: `ended without a final answer (no result event)${stderr ? `: ${stderr}` : ""}`,
-      retryable: false,
-    };
-  }
-  return undefined;
+  return { secrets: ownSecrets, invoke: (request) => invokeAgent(agent, request) };
 }

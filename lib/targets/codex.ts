@@ -22,14 +22,11 @@
  * @module
  */
 import type { CodexSettings } from "../schema/targets.ts";
-import { type AgentRunResult, runAgentCli } from "./agent_cli.ts";
-import type { AgentTrace } from "./agent_trace.ts";
+import { type AgentInvocation, invokeAgent } from "./agent_target.ts";
 import { childEnv } from "./child_env.ts";
 import { createCodexStreamParser } from "./codex_stream.ts";
 import type { ProviderContext, TargetCore } from "./provider_context.ts";
 import { createRedactor, isSecretName } from "./redact.ts";
-import { tail } from "./shell.ts";
-import { TargetError, type TargetRequest, type TargetResponse } from "./types.ts";
 
 /** Variables of Codex itself, passed on when set (besides the names listed in `env`). */
 const CODEX_VARIABLES =
@@ -109,89 +106,27 @@ export function codexPrompt(settings: CodexSettings, prompt: string): string {
  * ```
  */
 export function createCodexTarget(settings: CodexSettings, context: ProviderContext): TargetCore {
-  const label = `Codex target '${context.name}'`;
-  const executable = settings.executable ?? "codex";
   const env = codexEnv(context.env, settings.env ?? []);
   const redactor = createRedactor([
     ...context.secrets,
     ...Object.entries(env).filter(([name]) => isSecretName(name)).map(([, value]) => value),
   ]);
-  const timeoutMs = settings.timeout_seconds !== undefined
-    ? Math.floor(settings.timeout_seconds * 1000)
-    : 2 ** 31 - 1;
-  const args = codexArgs(settings);
-
-  return {
-    async invoke(request: TargetRequest): Promise<TargetResponse> {
-      const cwd = request.cwd ?? request.evalDir;
-      const parser = createCodexStreamParser({ cwd });
-      let result: AgentRunResult;
-      try {
-        result = await runAgentCli({
-          command: executable,
-          args,
-          cwd,
-          env,
-          stdin: codexPrompt(settings, request.prompt),
-          timeoutMs,
-          signal: request.signal,
-          ...(request.logPath !== undefined ? { logPath: request.logPath } : {}),
-          redact: redactor.text,
-          ...(settings.max_output_bytes !== undefined
-            ? { maxOutputBytes: settings.max_output_bytes }
-            : {}),
-        }, (line) => parser.push(line));
-      } catch (error) {
-        const reason = error instanceof Deno.errors.NotFound
-          ? `'${executable}' was not found (set \`executable\` in the target, or install Codex: npm install -g @openai/codex), or the workspace '${cwd}' does not exist`
-          : error instanceof Error
-          ? error.message
-          : String(error);
-        throw new TargetError(redactor.text(`${label} could not start: ${reason}`));
-      }
-      const trace = parser.finish();
-      const response: TargetResponse = {
-        output_messages: trace.output_messages,
-        ...(trace.usage !== undefined ? { token_usage: trace.usage } : {}),
-        ...(result.durationMs !== undefined ? { duration_ms: result.durationMs } : {}),
-        ...(trace.turns !== undefined ? { turns: trace.turns } : {}),
-        ...(request.logPath !== undefined ? { log_path: request.logPath } : {}),
-        request: { command: executable, args, cwd },
-      };
-      const failure = failureOf(trace, result, settings.timeout_seconds);
-      if (failure !== undefined) {
-        throw new TargetError(redactor.text(`${label} ${failure}`), { partial: response });
-      }
-      return response;
-    },
+  const agent: AgentInvocation = {
+    label: `Codex target '${context.name}'`,
+    executable: settings.executable ?? "codex",
+    args: codexArgs(settings),
+    env,
+    redact: redactor.text,
+    ...(settings.timeout_seconds !== undefined ? { timeoutSeconds: settings.timeout_seconds } : {}),
+    ...(settings.max_output_bytes !== undefined
+      ? { maxOutputBytes: settings.max_output_bytes }
+      : {}),
+    install: "install Codex: npm install -g @openai/codex",
+    missingAnswer: "no agent_message in its --json stream",
+    retryTimeouts: false,
+    prompt: (request) => codexPrompt(settings, request.prompt),
+    parser: (cwd) => createCodexStreamParser({ cwd }),
+    durationMs: (_trace, result) => result.durationMs,
   };
-}
-
-/** Why a finished run is a case error (the agent's own words when it gave some), if it is. */
-function failureOf(
-  trace: AgentTrace,
-  result: AgentRunResult,
-  timeoutSeconds: number | undefined,
-): string | undefined {
-  const stderr = tail(result.stderr);
-  if (result.aborted) return "was aborted";
-  if (result.timedOut) {
-    return `timed out after ${timeoutSeconds}s (timeout_seconds); its process group was killed`;
-  }
-  if (result.outputOverflow) {
-    return "wrote more than max_output_bytes to stdout and was stopped; raise max_output_bytes in the target";
-  }
-  if (trace.error !== undefined) return `reported an error: ${trace.error}`;
-  if (result.exitCode !== 0) {
-    const how = result.exitCode === null
-      ? "was killed by a signal"
-      : `exited with code ${result.exitCode}`;
-    return `${how}${stderr ? `: ${stderr}` : ""}`;
-  }
-  if (trace.final_text === undefined) {
-    return `ended without a final answer (no agent_message in its --json stream)${
-      stderr ? `: ${stderr}` : ""
-    }`;
-  }
-  return undefined;
+  return { invoke: (request) => invokeAgent(agent, request) };
 }

@@ -237,7 +237,10 @@ function pump(stream: ReadableStream<Uint8Array>, sink: ByteSink, onOverflow: ()
  * Waits until every pipe is at its end; a pipe still open after `ms` (held by a process that left
  * the group, or any process on Windows) is closed from this side.
  */
-async function drain(pumps: Pump[], ms: number): Promise<void> {
+export async function drain(
+  pumps: readonly { reader: { cancel(): Promise<void> }; done: Promise<unknown> }[],
+  ms: number,
+): Promise<void> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const all = Promise.all(pumps.map((p) => p.done));
   const expired = new Promise<"expired">((resolve) => timer = setTimeout(resolve, ms, "expired"));
