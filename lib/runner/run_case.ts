@@ -69,6 +69,8 @@ export interface CaseRuntime {
   now: () => number;
   /** Id of the run, written to every row (`run_id`). */
   runId: string;
+  /** Trial index of this run of the case, from 0 (`trial` on the row and the target request). */
+  trial: number;
   /** Marks rows `dry_run: true`; code judges are skipped. */
   dryRun: boolean;
   /** Environment subprocess code judges take their variables from (see `child_env.ts`). */
@@ -97,7 +99,7 @@ function attemptsOf(error: unknown, counted: number): number {
 }
 
 /** What a row needs besides the case. */
-type RowRuntime = Pick<CaseRuntime, "now" | "targetName" | "dryRun" | "runId">;
+type RowRuntime = Pick<CaseRuntime, "now" | "targetName" | "dryRun" | "runId" | "trial">;
 
 function baseRow(evalCase: EvalCase, runtime: RowRuntime): Pick<
   ResultRow,
@@ -108,8 +110,7 @@ function baseRow(evalCase: EvalCase, runtime: RowRuntime): Pick<
     eval_id: evalCase.id,
     dataset: evalCase.dataset,
     run_id: runtime.runId,
-    // Every case runs once for now; trials (repeated runs of a case) will count up from 0.
-    trial: 0,
+    trial: runtime.trial,
     conversation_id: evalCase.conversation_id ?? null,
     target: runtime.targetName,
   };
@@ -259,7 +260,8 @@ async function runCaseIn(
       guidelines,
       evalDir: runtime.evalDir,
       ...(workspace !== undefined ? { cwd: workspace.path } : {}),
-      logPath: agentLogPath(runtime.root, runtime.runId, evalCase.id),
+      logPath: agentLogPath(runtime.root, runtime.runId, evalCase.id, runtime.trial),
+      trial: runtime.trial,
     }, {
       timeoutMs: runtime.target.timeoutMs ?? runtime.timeoutMs,
       signal: runtime.signal,
@@ -359,7 +361,8 @@ async function runCaseIn(
 
 /**
  * Where an agent target keeps the raw event stream of a case:
- * `<root>/.agentv/logs/<run_id>/<case id>.jsonl` (the id made safe as a file name).
+ * `<root>/.agentv/logs/<run_id>/<case id>.jsonl` (the id made safe as a file name), and
+ * `<case id>.trial-<n>.jsonl` for trials after the first.
  *
  * @example
  * ```ts
@@ -368,7 +371,8 @@ async function runCaseIn(
  * // "/repo/.agentv/logs/2026-01-21T10-22-57-123Z-1a2b3c/fix_bug_1.jsonl"
  * ```
  */
-export function agentLogPath(root: string, runId: string, caseId: string): string {
+export function agentLogPath(root: string, runId: string, caseId: string, trial = 0): string {
   const safe = (s: string) => s.replace(/[^A-Za-z0-9._-]+/g, "_").replace(/^[._]+/, "") || "case";
-  return join(root, ".agentv", "logs", safe(runId), `${safe(caseId).slice(0, 100)}.jsonl`);
+  const name = `${safe(caseId).slice(0, 100)}${trial > 0 ? `.trial-${trial}` : ""}.jsonl`;
+  return join(root, ".agentv", "logs", safe(runId), name);
 }

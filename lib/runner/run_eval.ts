@@ -8,7 +8,6 @@
  * @module
  */
 import { resolve } from "node:path";
-import { matchGlob } from "../loader/glob.ts";
 import { createRunRecorder } from "../report/recorder.ts";
 import { newRunId } from "../report/run_record.ts";
 import type { RunSummary } from "../report/summary.ts";
@@ -19,6 +18,7 @@ import { blockedReason, noCaseCouldRun } from "./blocked_cases.ts";
 import { RunConfigError, TargetUnavailableError } from "./errors.ts";
 import type { RunEvent, RunStartedEvent } from "../report/events.ts";
 import { loadSets } from "./load_sets.ts";
+import { planCases, type PlannedCase, type Shard } from "./plan.ts";
 import { recordedOptions, resultsFileError } from "./run_record_options.ts";
 import { Semaphore } from "./pool.ts";
 import { type CaseBinding, createTargetResolver } from "./resolve_targets.ts";
@@ -77,6 +77,12 @@ export interface RunEvalOptions {
   timeoutMs?: number;
   /** Glob on case ids (`*`, `**`, `?`, `{a,b}`, `[...]`); other cases are not run. */
   filter?: string;
+  /** Run only this shard of the selected cases (`--shard i/n`; see `lib/runner/plan.ts`). */
+  shard?: Shard;
+  /** Trials of every case, replacing each case's `execution.trials` (`--trials K`). */
+  trials?: number;
+  /** Pairs already done (a resumed run): left out of the run. */
+  done?: (pair: { dataset: string; eval_id: string; trial: number }) => boolean;
   /**
    * Results file (JSONL, truncated first), with its run record `<out>.run.json` beside it; no
    * file is written when absent.
@@ -134,7 +140,7 @@ export interface RunEvalResult {
 }
 
 type Job =
-  & { set: LoadedEvalSet; evalCase: EvalCase }
+  & PlannedCase
   & ({ binding: CaseBinding } | { blocked: TargetUnavailableError; targetName: string });
 
 /**
@@ -195,19 +201,18 @@ export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
 
   const sets = await loadSets(options);
   const invalid = sets.flatMap((s) => (s.diagnostics ?? []).filter(isSkippedCaseDiagnostic));
-  const selected: { set: LoadedEvalSet; evalCase: EvalCase }[] = [];
-  for (const set of sets) {
-    for (const evalCase of set.cases) {
-      if (options.filter === undefined || matchGlob(options.filter, evalCase.id)) {
-        selected.push({ set, evalCase });
-      }
-    }
-  }
+  const plan = planCases(sets, {
+    ...(options.filter !== undefined ? { filter: options.filter } : {}),
+    ...(options.shard !== undefined ? { shard: options.shard } : {}),
+    ...(options.trials !== undefined ? { trials: options.trials } : {}),
+    ...(options.done !== undefined ? { done: options.done } : {}),
+  });
+  const selected = plan.cases;
   // Files whose cases were all skipped with warnings (e.g. no `expected_outcome`, the seeds'
   // rule) or that hold none pass `validate`: the run then runs nothing and fails the gate
   // (exit 1, the skipped cases listed), never a configuration error (exit 2).
   const rejected = invalid.some((d) => d.severity === "error");
-  if (selected.length === 0 && (options.filter !== undefined || rejected)) {
+  if (plan.matched === 0 && (options.filter !== undefined || rejected)) {
     const what = options.filter !== undefined
       ? `No eval case id matches --filter '${options.filter}'`
       : "No valid eval case to run: every case was rejected by the loader";
@@ -233,14 +238,14 @@ export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
     onResolved: (info) => emit({ type: "target_resolved", ...info }),
   });
   const jobs: Job[] = [];
-  for (const { set, evalCase } of selected) {
+  for (const { set, evalCase, trial } of selected) {
     try {
-      jobs.push({ set, evalCase, binding: await resolver.bind(set, evalCase) });
+      jobs.push({ set, evalCase, trial, binding: await resolver.bind(set, evalCase) });
     } catch (e) {
       // A target that cannot be used blocks only the cases that use it.
       if (!(e instanceof TargetUnavailableError)) throw e;
       const targetName = options.targetOverride ?? evalCase.execution.target;
-      jobs.push({ set, evalCase, blocked: e, targetName });
+      jobs.push({ set, evalCase, trial, blocked: e, targetName });
     }
   }
   if (jobs.length > 0 && jobs.every((job) => "blocked" in job)) {
@@ -333,6 +338,7 @@ export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
             now,
             dryRun,
             runId,
+            trial: job.trial,
             reason: blockedReason(job.blocked),
           }),
         );
@@ -375,6 +381,7 @@ export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
         signal,
         now,
         runId,
+        trial: job.trial,
         dryRun,
         ...(binding.env !== undefined ? { env: binding.env } : {}),
         ...(binding.healthcheck ? { healthcheck: binding.healthcheck } : {}),

@@ -26,6 +26,11 @@ export interface TargetRequest {
   guidelines: string;
   /** Attempt number, 0-based (`{ATTEMPT}`). */
   attempt: number;
+  /**
+   * Trial index of the case, 0-based (`--trials`): trials are independent calls, so the cache
+   * key includes it. Absent means 0.
+   */
+  trial?: number;
   /** Folder of the eval file the case came from (default cwd of CLI targets and judges). */
   evalDir: string;
   /**
