@@ -118,7 +118,12 @@ export {
 } from "./lib/report/recorder.ts";
 export { readRunRecord, RunRecordError, runRecordPath } from "./lib/report/run_record.ts";
 export {
+  type BudgetSummary,
+  type CacheSummary,
   type DatasetFileRecord,
+  type MergedShardRecord,
+  RESULT_OPTIONS,
+  type ResumedSession,
   RUN_RECORD_VERSION,
   type RunOptionsRecord,
   type RunRecord,
@@ -127,6 +132,31 @@ export {
   type RunTargetRecord,
   type SummaryFailure,
 } from "./lib/schema/run_record.ts";
+export type { CacheMode, RunConfigSettings } from "./lib/schema/config.ts";
+export { type Shard, shardOf } from "./lib/runner/plan.ts";
+export { type PriorRun, type PriorRunMode, readPriorRun } from "./lib/runner/resume.ts";
+export type { RunRecorderParent } from "./lib/report/resume_file.ts";
+export {
+  DEFAULT_TRIALS_GATE,
+  gateVerdict,
+  parseTrialsGate,
+  passAtK,
+  passHatK,
+  type TrialCaseStats,
+  trialPassed,
+  type TrialsGate,
+  type TrialsSummary,
+} from "./lib/report/trials.ts";
+export {
+  type DuplicatePair,
+  type MergedRun,
+  mergeShards,
+  type MergeShardsOptions,
+  shardDisagreements,
+  type ShardResults,
+  type TrialPair,
+} from "./lib/report/merge.ts";
+export { cacheKey, type CacheKeyMaterial, canonicalJson, type JsonValue } from "./lib/cache/key.ts";
 export {
   type EvaluatorMean,
   type HistogramBin,
@@ -193,6 +223,7 @@ export type {
   Verdict,
 } from "./lib/schema/result.ts";
 export type {
+  CallIdentity,
   ChatMessage,
   RetryPolicy,
   Target,

@@ -53,6 +53,7 @@ export async function runCli(
 ): Promise<number> {
   const commands = options.commands ?? COMMANDS;
   let command: Command | undefined;
+  let discard = () => {};
   try {
     const first = args[0];
     if (first === undefined) {
@@ -79,6 +80,10 @@ export async function runCli(
       );
     }
     const found = findCommand(args, commands);
+    // The dataset's sandbox worker starts while the command's modules are imported.
+    if ("prestart" in found.command) {
+      discard = found.command.prestart?.(args.slice(found.words), io.cwd) ?? discard;
+    }
     command = await loadCommand(found.command);
     const { parseCommandArgs } = await import("./args.ts");
     const parsed = parseCommandArgs(args.slice(found.words), command.options, {
@@ -92,6 +97,8 @@ export async function runCli(
     return await command.run(parsed, io);
   } catch (error) {
     return await reportError(error, io, command);
+  } finally {
+    discard();
   }
 }
 

@@ -79,6 +79,11 @@ export interface CommandInfo {
 export interface LazyCommand extends CommandInfo {
   /** Imports the command's module and returns the command. */
   load(): Promise<Command>;
+  /**
+   * Starts work that needs no command module (the sandbox worker of the dataset named in
+   * `args`) before {@link LazyCommand.load} imports it; returns what undoes it if it went unused.
+   */
+  prestart?(args: readonly string[], cwd: string): () => void;
 }
 
 /** A CLI command. */

@@ -7,6 +7,7 @@
  * @module
  */
 import type { CommandInfo, LazyCommand } from "./command.ts";
+import { prestartSandbox } from "./sandbox_worker.ts";
 
 /** Every command, in the order `agentv --help` lists them. */
 export const COMMANDS: readonly LazyCommand[] = [
@@ -15,11 +16,13 @@ export const COMMANDS: readonly LazyCommand[] = [
     aliases: ["eval"],
     summary: "Run eval cases against their targets, score them and write results",
     load: async () => (await import("./run.ts")).runCommand,
+    prestart: (args, cwd) => prestartSandbox(args, cwd),
   },
   {
     name: "validate",
     summary: "Check eval files, targets and config without running anything",
     load: async () => (await import("./validate.ts")).validateCommand,
+    prestart: (args, cwd) => prestartSandbox(args, cwd, { alsoReadFlag: "targets" }),
   },
   {
     name: "compare",
@@ -31,6 +34,11 @@ export const COMMANDS: readonly LazyCommand[] = [
     name: "report",
     summary: "Render a results file as JUnit XML, Markdown, HTML or JSON",
     load: async () => (await import("./report.ts")).reportCommand,
+  },
+  {
+    name: "merge",
+    summary: "Join the results of a sharded run (agentv run --shard i/n) into one results file",
+    load: async () => (await import("./merge.ts")).mergeCommand,
   },
   {
     name: "init",

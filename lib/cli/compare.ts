@@ -14,12 +14,12 @@ import { renderCompareMarkdown } from "../compare/render_markdown.ts";
 import { renderCompareText } from "../compare/render_text.ts";
 import { DEFAULT_SEED } from "../compare/statistics.ts";
 import { type ComparisonSummary, summarizeComparison } from "../compare/summary.ts";
-import { readResults } from "../report/read_results.ts";
 import type { Diagnostic } from "../schema/eval_case.ts";
 import type { ResultRow } from "../schema/result.ts";
 import { type Command, type CommandIO, type ParsedArgs, UsageError } from "./command.ts";
 import { commandInfo } from "./commands.ts";
-import { createPaint, createSourceReader, displayPath, renderDiagnostics } from "./render.ts";
+import { readResultsArg } from "./results_arg.ts";
+import { createPaint, createSourceReader, renderDiagnostics } from "./render.ts";
 
 /** The output formats of `agentv compare`. */
 export const COMPARE_FORMATS = ["text", "markdown", "json", "html"] as const;
@@ -67,32 +67,13 @@ interface Side {
 /** Reads one side; a missing file is a usage error, bad lines are located problems. */
 async function readSide(arg: string, side: string, io: CommandIO): Promise<Side> {
   const path = resolve(io.cwd, arg);
-  const shown = displayPath(path, io.cwd);
-  let read;
-  try {
-    read = await readResults(path);
-  } catch (e) {
-    if (e instanceof Deno.errors.NotFound) {
-      throw new UsageError(
-        `The ${side} results file '${shown}' does not exist`,
-        "name two results files written by agentv run: agentv compare old.jsonl new.jsonl",
-      );
-    }
-    if (e instanceof Deno.errors.IsADirectory || e instanceof Deno.errors.PermissionDenied) {
-      throw new UsageError(`Cannot read the ${side} results file '${shown}': ${e.message}`);
-    }
-    throw e;
-  }
+  const read = await readResultsArg(path, io, {
+    what: `${side} results file`,
+    hint: "name two results files written by agentv run: agentv compare old.jsonl new.jsonl",
+  });
   // Every line that is not a valid row (file:line:col, what is wrong): comparing what is left
   // would hide cases, so the command stops instead.
   const problems: Diagnostic[] = [...read.problems];
-  if (read.partial_line !== undefined) {
-    const paint = createPaint(io.color);
-    io.stderr(
-      `${paint.yellow(paint.bold("warning"))}: ${shown}: skipped a torn last line ` +
-        "(the run was stopped while writing it)\n",
-    );
-  }
   if (read.rows.length === 0 && problems.length === 0) {
     problems.push({
       severity: "error",

@@ -11,11 +11,13 @@ import { dirname, resolve } from "node:path";
 import { type HtmlCaseDetails, renderHtmlReport } from "../report/html/render_html_report.ts";
 import { renderJunitReport } from "../report/junit.ts";
 import { renderMarkdownReport } from "../report/markdown.ts";
-import { readResults } from "../report/read_results.ts";
 import { summarizeResults } from "../report/summary.ts";
+import type { TrialsGate } from "../report/trials.ts";
+import { readRunRecord, runRecordPath } from "../report/run_record.ts";
 import type { ResultRow } from "../schema/result.ts";
 import { type Command, type CommandIO, type ParsedArgs, UsageError } from "./command.ts";
 import { commandInfo } from "./commands.ts";
+import { readResultsArg } from "./results_arg.ts";
 import { isReportFormat, REPORT_FORMATS, type ReportFormat } from "./report_specs.ts";
 import { createPaint, createSourceReader, displayPath, renderDiagnostics } from "./render.ts";
 
@@ -29,6 +31,8 @@ export interface RenderReportOptions {
   notes?: readonly string[];
   /** A row's input and expected outcome from its eval file (HTML case view; `run` knows them). */
   caseDetails?: (row: ResultRow) => HtmlCaseDetails | undefined;
+  /** The run's `--trials-gate` (JSON summary's `trials` section; default `mean`). */
+  trialsGate?: TrialsGate;
 }
 
 /**
@@ -60,6 +64,7 @@ export function renderReport(
       const summary = summarizeResults(rows, {
         ...(options.resultsPath !== undefined ? { resultsPath: options.resultsPath } : {}),
         durationMs: options.durationMs ?? rows.reduce((a, r) => a + r.duration_ms, 0),
+        ...(options.trialsGate !== undefined ? { trialsGate: options.trialsGate } : {}),
       });
       return JSON.stringify({ summary, rows }, null, 2) + "\n";
     }
@@ -95,22 +100,10 @@ export async function readResultsForReport(
   path: string,
   io: CommandIO,
 ): Promise<{ rows: ResultRow[]; leftOut: number }> {
-  const shown = displayPath(path, io.cwd);
-  let read;
-  try {
-    read = await readResults(path);
-  } catch (e) {
-    if (e instanceof Deno.errors.NotFound) {
-      throw new UsageError(
-        `Results file '${shown}' does not exist`,
-        "name a results file written by agentv run (.agentv/results/*.jsonl)",
-      );
-    }
-    if (e instanceof Deno.errors.IsADirectory || e instanceof Deno.errors.PermissionDenied) {
-      throw new UsageError(`Cannot read results file '${shown}': ${e.message}`);
-    }
-    throw e;
-  }
+  const read = await readResultsArg(path, io, {
+    what: "results file",
+    hint: "name a results file written by agentv run (.agentv/results/*.jsonl)",
+  });
   // Lines that are not valid rows are left out of the report: say which and why.
   if (read.problems.length > 0) {
     io.stderr(
@@ -119,13 +112,6 @@ export async function readResultsForReport(
         color: io.color,
         sourceLines: createSourceReader(),
       }) + "\n",
-    );
-  }
-  if (read.partial_line !== undefined) {
-    const paint = createPaint(io.color);
-    io.stderr(
-      `${paint.yellow(paint.bold("warning"))}: ${shown}: skipped a torn last line ` +
-        `(the run was stopped while writing it)\n`,
     );
   }
   return { rows: read.rows, leftOut: read.problems.length };
@@ -141,6 +127,17 @@ function parseFormat(value: unknown): ReportFormat {
     );
   }
   return text;
+}
+
+/** The `--trials-gate` in the run record beside a results file; none without a valid record. */
+async function recordedTrialsGate(resultsPath: string): Promise<TrialsGate | undefined> {
+  try {
+    return (await readRunRecord(runRecordPath(resultsPath))).options.trials_gate as
+      | TrialsGate
+      | undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 async function run(args: ParsedArgs, io: CommandIO): Promise<number> {
@@ -168,7 +165,12 @@ async function run(args: ParsedArgs, io: CommandIO): Promise<number> {
   const { rows, leftOut } = await readResultsForReport(resultsPath, io);
   // A report that leaves rows out is written, but the exit code says it is incomplete.
   const code = leftOut > 0 ? 1 : 0;
-  const text = renderReport(format, rows, { resultsPath: displayPath(resultsPath, io.cwd) });
+  // The JSON summary judges cases with trials by the gate the run recorded (default `mean`).
+  const trialsGate = format === "json" ? await recordedTrialsGate(resultsPath) : undefined;
+  const text = renderReport(format, rows, {
+    resultsPath: displayPath(resultsPath, io.cwd),
+    ...(trialsGate !== undefined ? { trialsGate } : {}),
+  });
   if (out === undefined) {
     io.stdout(text);
     return code;

@@ -15,6 +15,15 @@ import { type Command, type CommandIO, type ParsedArgs, UsageError } from "./com
 import { commandInfo } from "./commands.ts";
 import { parseReportSpecs, REPORT_OPTION, type ReportSpec } from "./report_specs.ts";
 import { type LoadedEvalFile, Sandbox, sandboxRoot } from "./sandbox.ts";
+import { parseShardArg, type ShardArg } from "./shard_arg.ts";
+import { CACHE_OPTIONS, type CacheArgs, parseCacheArgs } from "./cache_args.ts";
+import {
+  parsePriorRunArg,
+  PRIOR_RUN_OPTIONS,
+  type PriorRunArg,
+  priorRunPaths,
+} from "./run_prior.ts";
+import type { TrialsGate } from "../report/trials.ts";
 
 /** An eval file of the run, being loaded in the sandbox of its dataset root. */
 export interface RunInput {
@@ -43,6 +52,18 @@ export interface RunArgs {
   quiet: boolean;
   json: boolean;
   reports: ReportSpec[];
+  /** `--shard i/n`: run only shard i (0-based) of n. */
+  shard?: ShardArg;
+  /** `--cache`, `--replay`, `--cache-dir` (the response cache). */
+  cache: CacheArgs;
+  /** `--budget-usd X`: spend cap of target and judge calls, in USD. */
+  budgetUsd?: number;
+  /** `--resume`, `--rerun-failed` or `--retry-errors` and its results file. */
+  prior?: PriorRunArg;
+  /** `--trials K`: every case runs K times (replacing `execution.trials`). */
+  trials?: number;
+  /** `--trials-gate`: how a case's trials make its verdict (default `mean`). */
+  trialsGate?: TrialsGate;
 }
 
 function str(values: ParsedArgs["values"], name: string): string | undefined {
@@ -96,6 +117,7 @@ async function parseRunArgs(args: ParsedArgs): Promise<RunArgs> {
     quiet: v.quiet === true,
     json: v.json === true,
     reports: parseReportSpecs(v.report),
+    cache: parseCacheArgs(v),
   };
   const optional: [keyof RunArgs, string][] = [
     ["target", "target"],
@@ -115,9 +137,25 @@ async function parseRunArgs(args: ParsedArgs): Promise<RunArgs> {
   // The glob matcher (and its regex engine) is loaded only when --filter is given.
   const filterProblem = parsed.filter === undefined
     ? undefined
-    : (await import("../loader/glob.ts")).globProblem(parsed.filter);
+    : await import("../loader/glob.ts").then(async ({ globProblem, loadGlobs }) => {
+      await loadGlobs([parsed.filter!]);
+      return globProblem(parsed.filter!);
+    });
   if (filterProblem !== undefined) throw new UsageError(`--filter: ${filterProblem}`);
   if (threshold !== undefined) parsed.threshold = threshold;
+  const shard = str(v, "shard");
+  if (shard !== undefined) parsed.shard = parseShardArg(shard);
+  const budgetUsd = number(v, "budget-usd", (n) => n >= 0, "an amount of US dollars >= 0");
+  if (budgetUsd !== undefined) parsed.budgetUsd = budgetUsd;
+  // The trials parsers are loaded only when a trials flag is given.
+  const [trials, gate] = [str(v, "trials"), str(v, "trials-gate")];
+  if (trials !== undefined || gate !== undefined) {
+    const { parseTrialsArg, parseTrialsGateArg } = await import("./trials_args.ts");
+    if (trials !== undefined) parsed.trials = parseTrialsArg(trials);
+    if (gate !== undefined) parsed.trialsGate = parseTrialsGateArg(gate);
+  }
+  const prior = parsePriorRunArg(v);
+  if (prior !== undefined) parsed.prior = prior;
   return parsed;
 }
 
@@ -132,6 +170,10 @@ async function parseRunArgs(args: ParsedArgs): Promise<RunArgs> {
  */
 async function run(args: ParsedArgs, io: CommandIO): Promise<number> {
   const opts = await parseRunArgs(args);
+  // No path with --resume / --rerun-failed / --retry-errors: the earlier run's eval files.
+  if (opts.prior !== undefined && args.positionals.length === 0) {
+    opts.paths = await priorRunPaths(opts.prior, io);
+  }
   const discovered = await discoverEvalFiles(opts.paths, { cwd: io.cwd });
   if (discovered.problems.length > 0) {
     throw new UsageError(
@@ -221,6 +263,29 @@ export const runCommand: Command = {
       description: "Pass when there is no error and the mean score >= X (instead of no fail)",
     },
     root: { type: "string", valueName: "DIR", description: "Dataset root (default: discovered)" },
+    "budget-usd": {
+      type: "string",
+      valueName: "X",
+      description:
+        "Stop starting target and judge calls before their cost could pass X US dollars (exit 1)",
+    },
+    shard: {
+      type: "string",
+      valueName: "I/N",
+      description:
+        "Run only shard I of N (I from 0, e.g. $JOB_COMPLETION_INDEX/4); join them with agentv merge",
+    },
+    trials: {
+      type: "string",
+      valueName: "K",
+      description: "Run every case K times (default: its execution.trials, else 1)",
+    },
+    "trials-gate": {
+      type: "string",
+      valueName: "GATE",
+      description:
+        "How trials make a case's verdict: mean (default), any, all or rate:X (pass rate >= X)",
+    },
     verbose: { type: "boolean", short: "v", description: "Show targets, retries and loading" },
     quiet: {
       type: "boolean",
@@ -229,6 +294,8 @@ export const runCommand: Command = {
     },
     json: { type: "boolean", description: "Print the summary as JSON on stdout" },
     report: REPORT_OPTION,
+    ...PRIOR_RUN_OPTIONS,
+    ...CACHE_OPTIONS,
   },
   run,
 };

@@ -26,6 +26,9 @@ import type { RunArgs, RunInput } from "./run.ts";
 import { refuseOutputOverInput, runInputs } from "./run_inputs.ts";
 import { wantsRunReports } from "./report_specs.ts";
 import { trustHint, trustStorePermission } from "./trust.ts";
+import { readPriorRun } from "../runner/resume.ts";
+import { priorRunNote } from "./run_prior.ts";
+import { emptyShard, emptyShardMessage } from "./shard_arg.ts";
 
 /** Waits for every eval file's load (started in `run.ts`); load errors end the run (exit 2). */
 async function loadFiles(inputs: readonly RunInput[]): Promise<LoadedEvalSet[]> {
@@ -148,7 +151,12 @@ export async function executeRun(
       io.stderr(renderDiagnostics(warnings, { cwd: io.cwd, color: io.color }) + "\n");
     }
     const first = sets.find((s) => s.cases.length > 0) ?? sets[0];
-    const out = opts.out ??
+    // --resume / --rerun-failed / --retry-errors: the earlier run (lib/runner/resume.ts).
+    const prior = opts.prior && await readPriorRun(opts.prior.path, opts.prior.mode, io);
+    const nothingToRerun = prior !== undefined && prior.mode !== "resume" && prior.pairs.size === 0;
+    if (prior && (!opts.quiet || nothingToRerun)) progressOut(priorRunNote(prior, io.cwd));
+    if (nothingToRerun) return 0;
+    const out = prior?.mode === "resume" ? prior.resultsPath : opts.out ??
       defaultResultsPath(first.root, first.cases[0]?.dataset ?? "results", io.now());
     if (opts.out !== undefined) {
       const targets = opts.targets === undefined ? {} : { targets: resolve(io.cwd, opts.targets) };
@@ -175,8 +183,14 @@ export async function executeRun(
       workers: opts.workers,
       timeoutMs: opts.timeoutMs,
       ...(opts.filter !== undefined ? { filter: opts.filter } : {}),
+      ...(opts.shard !== undefined ? { shard: opts.shard } : {}),
+      ...(opts.budgetUsd !== undefined ? { budgetUsd: opts.budgetUsd } : {}),
+      ...opts.cache,
+      ...(opts.trials !== undefined ? { trials: opts.trials } : {}),
+      ...(opts.trialsGate !== undefined ? { trialsGate: opts.trialsGate } : {}),
       ...(opts.threshold !== undefined ? { threshold: opts.threshold } : {}),
       out,
+      ...(prior !== undefined ? { prior } : {}),
       dryRun: opts.dryRun,
       keepWorkspaces: opts.keepWorkspaces,
       env: io.envAll(),
@@ -219,6 +233,10 @@ export async function executeRun(
       quiet: opts.quiet,
     }, io);
     if (summary.interrupted) return 130;
+    if (opts.shard !== undefined && emptyShard(summary)) {
+      io.stderr(emptyShardMessage(opts.shard));
+      return reported;
+    }
     return runPassed(summary, opts.threshold !== undefined ? { threshold: opts.threshold } : {})
       ? reported
       : 1;

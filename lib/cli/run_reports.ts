@@ -14,6 +14,7 @@ import { locateCaseLines } from "../report/case_lines.ts";
 import type { HtmlCaseDetails } from "../report/html/render_html_report.ts";
 import { renderMarkdownReport } from "../report/markdown.ts";
 import type { RunSummary } from "../report/summary.ts";
+import type { TrialsGate } from "../report/trials.ts";
 import type { LoadedEvalSet } from "../runner/run_eval.ts";
 import type { ResultRow } from "../schema/result.ts";
 import { type CommandIO, UsageError } from "./command.ts";
@@ -80,6 +81,7 @@ export async function writeRunReports(input: RunReportsInput, io: CommandIO): Pr
     durationMs: input.summary.duration_ms,
     caseDetails: caseDetailsOf(input.sets),
     notes: runNotes(input.summary),
+    ...(input.summary.trials ? { trialsGate: input.summary.trials.gate as TrialsGate } : {}),
   };
   let code = 0;
   for (const spec of input.specs) {

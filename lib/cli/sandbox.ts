@@ -26,6 +26,7 @@ import type {
   WorkerRequest,
   WorkerResponse,
 } from "./sandbox_protocol.ts";
+import { SANDBOX_ENV, sandboxPermissions, startSandboxWorker } from "./sandbox_worker.ts";
 
 /** The worker protocol and the validation report (defined in `sandbox_protocol.ts`). */
 export type { FileKind, FileReport, TargetCheck, WorkerRequest, WorkerResponse };
@@ -45,34 +46,8 @@ export interface SandboxOptions {
   signal?: AbortSignal;
 }
 
-/** Environment variables the worker may read (`npm:yaml` reads them at import). */
-export const SANDBOX_ENV = ["LOG_TOKENS", "LOG_STREAM"];
-
-/**
- * The Deno permissions of the sandbox worker: read access to `roots` only.
- *
- * @example
- * ```ts
- * const permissions = sandboxPermissions(["/data/evals"]);
- * // permissions.read = ["/data/evals"], permissions.net = false
- * ```
- */
-export function sandboxPermissions(roots: string[]): Deno.PermissionOptionsObject {
-  return {
-    read: [...new Set(roots)],
-    write: false,
-    net: false,
-    run: false,
-    env: [...SANDBOX_ENV],
-    ffi: false,
-    sys: false,
-    // Run from a URL (`deno run https://…/main.ts`), the worker's own modules come from agentv's
-    // host; nothing else may be imported.
-    import: MODULE_URL.protocol === "file:" ? false : [MODULE_URL.host],
-  };
-}
-
-const MODULE_URL = new URL(import.meta.url);
+/** The worker's permissions and start (defined in `sandbox_worker.ts`). */
+export { SANDBOX_ENV, sandboxPermissions };
 
 type Pending = { resolve(value: unknown): void; reject(error: unknown): void };
 
@@ -203,11 +178,7 @@ export class Sandbox {
     if (this.#worker) return this.#worker;
     const roots = [this.root, ...this.#alsoRead];
     if (this.#realRoot && this.#realRoot !== this.root) roots.push(this.#realRoot);
-    const worker = new Worker(new URL("./load_worker.ts", import.meta.url).href, {
-      type: "module",
-      name: "agentv-sandbox",
-      deno: { permissions: sandboxPermissions(roots) },
-    });
+    const worker = startSandboxWorker(roots);
     worker.onmessage = (event: MessageEvent<WorkerResponse>) => {
       const message = event.data;
       const pending = this.#pending.get(message.id);

@@ -6,13 +6,13 @@
  */
 import { formatPath } from "../loader/errors.ts";
 import { readConfinedText } from "../loader/read_confined.ts";
-import { parseAgentvConfig } from "../schema/config.ts";
+import { AgentvConfigSchema, parseAgentvConfig } from "../schema/config.ts";
 import type { Diagnostic } from "../schema/eval_case.ts";
 import { parseYamlSource, type PathKey } from "../source/yaml_source.ts";
 import { suggest } from "../text/suggest.ts";
 
 /** The keys a config file may hold. */
-const CONFIG_KEYS = ["$schema", "guideline_patterns"];
+const CONFIG_KEYS = Object.keys(AgentvConfigSchema.shape);
 
 /**
  * Validates a `.agentv/config.yaml` file. Never throws for problems in the file: unreadable,

@@ -5,7 +5,11 @@
  *
  * @module
  */
-import { compileLinearRegex, type LinearRegex } from "../text/linear_regex.ts";
+import { compileLinearRegex, type LinearRegex, loadLinearRegex } from "../text/linear_regex.ts";
+
+// Patterns are matched by the linear-time engine, loaded with this module (the loader, which
+// does not import evaluators, never pays for it).
+await loadLinearRegex();
 
 /** A calendar date. */
 export interface CalendarDate {

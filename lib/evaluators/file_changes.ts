@@ -10,10 +10,14 @@ import { globProblem, hasGlobSyntax, matchGlob } from "../loader/glob.ts";
 import type { FileChangesConfig } from "../schema/evaluator.ts";
 import type { ExpectedFileChange } from "../schema/file_changes.ts";
 import type { WorkspaceChanges } from "../schema/workspace.ts";
-import { compileLinearRegex } from "../text/linear_regex.ts";
+import { compileLinearRegex, loadLinearRegex } from "../text/linear_regex.ts";
 import { preview } from "./match.ts";
 import { errorOutcome, scoredOutcome, skippedOutcome } from "./outcome.ts";
 import type { EvaluationContext, EvaluatorOutcome } from "./types.ts";
+
+// Patterns are matched by the linear-time engine, loaded with this module (the loader, which
+// does not import evaluators, never pays for it).
+await loadLinearRegex();
 
 /** Largest file whose content is checked (`contains` / `regex`), in bytes. */
 export const FILE_CHANGES_MAX_READ_BYTES = 8 * 1024 * 1024;

@@ -8,9 +8,13 @@
  *
  * @module
  */
-import { compileLinearRegex, type LinearRegex } from "../text/linear_regex.ts";
+import { compileLinearRegex, type LinearRegex, loadLinearRegex } from "../text/linear_regex.ts";
 import { resolveSchemaRef } from "../schema/json_schema_problems.ts";
 import { deepEqual, isPlainObject, preview } from "./match.ts";
+
+// Patterns are matched by the linear-time engine, loaded with this module (the loader, which
+// does not import evaluators, never pays for it).
+await loadLinearRegex();
 
 /** One place where the value breaks the schema. */
 export interface SchemaViolation {

@@ -25,6 +25,11 @@ export interface JudgeClientOptions {
   evalDir?: string;
   /** Called before each retry of a failed call (for progress output). */
   onRetry?: (info: unknown) => void;
+  /**
+   * Offer `forCase` (calls then carry the graded case and trial: the response cache keys and
+   * labels judge calls with them). Default false.
+   */
+  perCase?: boolean;
 }
 
 /** The request recorded on evaluator results (`evaluator_provider_request`), redacted. */
@@ -56,6 +61,17 @@ export interface RecordedJudgeRequest {
  * ```
  */
 export function createJudgeClient(target: Target, options: JudgeClientOptions): JudgeClient {
+  const client = judgeClientFor(target, options, undefined);
+  if (!options.perCase) return client;
+  return { ...client, forCase: (of) => judgeClientFor(target, options, of) };
+}
+
+/** The judge client of `createJudgeClient`, its calls labelled with `of` when given. */
+function judgeClientFor(
+  target: Target,
+  options: JudgeClientOptions,
+  of: { dataset: string; eval_id: string; trial: number } | undefined,
+): JudgeClient {
   return {
     target: target.name,
     async complete(request: JudgeRequest, signal: AbortSignal): Promise<JudgeReply> {
@@ -85,6 +101,9 @@ export function createJudgeClient(target: Target, options: JudgeClientOptions): 
           guidelines: "",
           evalDir: options.evalDir ?? ".",
           ...(Object.keys(overrides).length > 0 ? { overrides } : {}),
+          ...(of !== undefined
+            ? { trial: of.trial, judgeOf: { dataset: of.dataset, eval_id: of.eval_id } }
+            : {}),
         }, {
           timeoutMs: options.timeoutMs,
           signal,

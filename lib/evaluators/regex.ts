@@ -5,10 +5,14 @@
  * @module
  */
 import type { RegexConfig } from "../schema/evaluator.ts";
-import { compileLinearRegex, type LinearRegex } from "../text/linear_regex.ts";
+import { compileLinearRegex, type LinearRegex, loadLinearRegex } from "../text/linear_regex.ts";
 import { preview } from "./match.ts";
 import { scoredOutcome } from "./outcome.ts";
 import type { EvaluationContext, EvaluatorOutcome } from "./types.ts";
+
+// Patterns are matched by the linear-time engine, loaded with this module (the loader, which
+// does not import evaluators, never pays for it).
+await loadLinearRegex();
 
 /**
  * Tests the (untrimmed) answer against `pattern` with `flags`. Score 1 on a match, else 0; the

@@ -36,6 +36,11 @@ export interface JudgeClient {
   readonly target: string;
   /** Sends one judge request. Throws when the judge cannot be reached. */
   complete(request: JudgeRequest, signal: AbortSignal): Promise<JudgeReply>;
+  /**
+   * The same judge, its calls labelled with the case and trial they grade (the response cache
+   * names them); present only when something uses the label.
+   */
+  forCase?(of: { dataset: string; eval_id: string; trial: number }): JudgeClient;
 }
 
 /** Everything an evaluator may look at for one case. */

@@ -4,11 +4,15 @@
  *
  * @module
  */
-import { DEFAULT_GUIDELINE_PATTERNS, parseAgentvConfig } from "../schema/config.ts";
+import {
+  DEFAULT_GUIDELINE_PATTERNS,
+  parseAgentvConfig,
+  type RunConfigSettings,
+} from "../schema/config.ts";
 import type { Diagnostic } from "../schema/eval_case.ts";
 import { parseYamlSource } from "../source/yaml_source.ts";
 import { EvalLoadError, formatPath } from "./errors.ts";
-import { globProblem } from "./glob.ts";
+import { globProblem, loadGlobs } from "./glob.ts";
 import { reportIssues, type SchemaIssue } from "./issues.ts";
 import { isNonFolderEntry, readConfinedText } from "./read_confined.ts";
 import { findUpward } from "./resolve.ts";
@@ -21,6 +25,8 @@ export interface GuidelineConfig {
   file?: string;
   /** Problems found in the config file. */
   diagnostics: Diagnostic[];
+  /** Its run settings (`cache`, `cache_dir`, `budget_usd`), when it is valid and sets any. */
+  run?: RunConfigSettings;
 }
 
 /** Where a config file lives, relative to a folder between the eval file and the root. */
@@ -72,18 +78,12 @@ export async function loadGuidelineConfig(evalDir: string, root: string): Promis
   const value = parsed.source.value ?? {};
   const result = parseAgentvConfig(value);
   if (result.success) {
-    const patterns = result.data.guideline_patterns ?? DEFAULT_GUIDELINE_PATTERNS;
-    patterns.forEach((pattern, i) => {
-      const problem = globProblem(pattern);
-      if (problem === undefined) return;
-      const pos = parsed.source.locate(["guideline_patterns", i]);
-      fail(`${problem}; the default guideline patterns apply`, pos?.line, pos?.column);
-    });
-    return {
-      patterns: diagnostics.length > 0 ? DEFAULT_GUIDELINE_PATTERNS : patterns,
-      file,
-      diagnostics,
-    };
+    await loadGlobs(result.data.guideline_patterns ?? []);
+    const run = runSettings(file, result.data);
+    if (run !== undefined) {
+      return { ...guidelinesOf(result.data.guideline_patterns, file, parsed.source), run };
+    }
+    return guidelinesOf(result.data.guideline_patterns, file, parsed.source);
   }
   const report = reportIssues(result.error.issues as unknown as SchemaIssue[]);
   for (const f of report.findings) {
@@ -95,16 +95,68 @@ export async function loadGuidelineConfig(evalDir: string, root: string): Promis
       column: pos?.column,
       path: f.path.length > 0 ? formatPath(f.path) : undefined,
       message: f.severity === "error"
-        ? `${f.message}; the default guideline patterns apply`
+        ? `${f.message}; ${
+          f.path[0] === "guideline_patterns" || f.path.length === 0
+            ? "the default guideline patterns apply"
+            : "the setting is ignored"
+        }`
         : f.message,
     });
   }
   const onlyUnknown = report.findings.every((f) => f.severity === "warning");
-  if (onlyUnknown) {
+  const guidelinesValid = !report.findings.some((f) =>
+    f.severity === "error" && (f.path[0] === "guideline_patterns" || f.path.length === 0)
+  );
+  if (onlyUnknown || guidelinesValid) {
     const patterns = (value as { guideline_patterns?: unknown }).guideline_patterns;
     if (Array.isArray(patterns) && patterns.every((p) => typeof p === "string" && p !== "")) {
       return { patterns, file, diagnostics };
     }
   }
   return { patterns: DEFAULT_GUIDELINE_PATTERNS, file, diagnostics };
+}
+
+/** The run settings of a valid config, or `undefined` when it sets none. */
+function runSettings(
+  file: string,
+  config: { cache?: RunConfigSettings["cache"]; cache_dir?: string; budget_usd?: number },
+): RunConfigSettings | undefined {
+  if (
+    config.cache === undefined && config.cache_dir === undefined && config.budget_usd === undefined
+  ) {
+    return undefined;
+  }
+  return {
+    file,
+    ...(config.cache !== undefined ? { cache: config.cache } : {}),
+    ...(config.cache_dir !== undefined ? { cache_dir: config.cache_dir } : {}),
+    ...(config.budget_usd !== undefined ? { budget_usd: config.budget_usd } : {}),
+  };
+}
+
+/** The guideline settings of a valid config: its patterns, unless one is not a usable glob. */
+function guidelinesOf(
+  configured: readonly string[] | undefined,
+  file: string,
+  source: { locate(path: (string | number)[]): { line: number; column: number } | undefined },
+): GuidelineConfig {
+  const diagnostics: Diagnostic[] = [];
+  const patterns = configured ?? DEFAULT_GUIDELINE_PATTERNS;
+  patterns.forEach((pattern, i) => {
+    const problem = globProblem(pattern);
+    if (problem === undefined) return;
+    const pos = source.locate(["guideline_patterns", i]);
+    diagnostics.push({
+      severity: "error",
+      file,
+      line: pos?.line,
+      column: pos?.column,
+      message: `${problem}; the default guideline patterns apply`,
+    });
+  });
+  return {
+    patterns: diagnostics.length > 0 ? DEFAULT_GUIDELINE_PATTERNS : patterns,
+    file,
+    diagnostics,
+  };
 }

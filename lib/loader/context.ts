@@ -5,10 +5,12 @@
  * @module
  */
 import { basename, dirname, extname, resolve } from "node:path";
+import type { RunConfigSettings } from "../schema/config.ts";
 import type { Diagnostic, EvalCase } from "../schema/eval_case.ts";
 import type { CaseSite } from "./case_pipeline.ts";
 import { useCompiledCaseParser } from "../schema/eval_file.ts";
 import { decodeText } from "../source/decode.ts";
+import { linearRegexLoaded, loadLinearRegex } from "../text/linear_regex.ts";
 import { loadGuidelineConfig } from "./config.ts";
 import { EvalLoadError } from "./errors.ts";
 import { matchGlob } from "./glob.ts";
@@ -59,6 +61,8 @@ export interface LoadSetup {
   ctx: CaseContext;
   /** Diagnostics found so far (config problems). */
   diagnostics: Diagnostic[];
+  /** Run settings of the config file that applies (`cache`, `budget_usd`, ...), if any. */
+  runConfig?: RunConfigSettings;
   /** Whether to record case sites (see {@link LoadOptions.sites}). */
   sites: boolean;
   /** Where valid cases go instead of the returned list (see {@link LoadOptions.onCase}). */
@@ -108,6 +112,7 @@ export async function prepareLoad(path: string, options: LoadOptions = {}): Prom
     stem: basename(absFile, ext),
     ctx: { evalDir, resolver, isGuideline: guidelineMatcher(root, config.patterns, matchGlob) },
     diagnostics: config.diagnostics,
+    ...(config.run !== undefined ? { runConfig: config.run } : {}),
     sites: options.sites ?? false,
     ...(options.onCase ? { onCase: options.onCase } : {}),
   };
@@ -148,9 +153,29 @@ export async function readSourceText(path: string, displayPath = path): Promise<
     if (!decoded.ok) {
       throw fail(decoded.message, decoded.position?.line, decoded.position?.column);
     }
+    await loadPatternEngineFor(decoded.text);
     return decoded.text;
   }
+  await loadPatternEngineFor(text);
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+/**
+ * Loads the linear-time regex engine before text that may hold patterns (a `regex` evaluator, a
+ * JSON Schema `pattern`, a `file_changes` regex) is validated, so the schema checks each pattern
+ * with the engine that will run it. Text without those words needs no engine; a pattern that
+ * still slips through (a key spelt with JSON escapes) is checked without it, and compiled when
+ * it runs.
+ *
+ * @example
+ * ```ts ignore
+ * await loadPatternEngineFor(text);
+ * ```
+ */
+export async function loadPatternEngineFor(text: string): Promise<void> {
+  if (!linearRegexLoaded() && (text.includes("regex") || text.includes("pattern"))) {
+    await loadLinearRegex();
+  }
 }
 
 /** File size from which the compiled case parser is worth building (about 5,000 cases). */

@@ -41,7 +41,8 @@ export async function discoverEvalFiles(
     const path = resolve(options.cwd, arg);
     if (hasGlobSyntax(arg)) {
       // The matcher (and its regex engine) is loaded only when an argument is a glob.
-      const { globProblem } = await import("./glob.ts");
+      const { globProblem, loadGlobs } = await import("./glob.ts");
+      await loadGlobs([arg]);
       const problem = globProblem(arg);
       if (problem !== undefined) {
         problems.push(`${problem[0].toUpperCase()}${problem.slice(1)}`);
@@ -117,7 +118,8 @@ async function expandGlob(pattern: string): Promise<string[]> {
   const segments = normalized.split("/");
   const firstGlob = segments.findIndex(hasGlobSyntax);
   const base = segments.slice(0, firstGlob).join("/") || "/";
-  const { globToRegExp } = await import("./glob.ts");
+  const { globToRegExp, loadGlobs } = await import("./glob.ts");
+  await loadGlobs([normalized]);
   const re = globToRegExp(normalized);
   const found: string[] = [];
   await walk(isAbsolute(base) ? base : resolve(base), found);

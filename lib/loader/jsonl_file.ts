@@ -19,7 +19,7 @@ import {
   type CaseSite,
   processCase,
 } from "./case_pipeline.ts";
-import { type LoadSetup, readSourceText } from "./context.ts";
+import { loadPatternEngineFor, type LoadSetup, readSourceText } from "./context.ts";
 import { EvalLoadError } from "./errors.ts";
 import type { FileDefaults } from "./normalize_case.ts";
 import { fileDefaults, type LoadedCases, parseYamlOrThrow } from "./yaml_file.ts";
@@ -336,6 +336,7 @@ export async function* readJsonlLines(
       }
       if (first && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
       first = false;
+      await loadPatternEngineFor(text);
       buffer.copyWithin(0, cut, filled);
       kept = filled - cut;
       const lines: JsonlLine[] = [];

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { RunConfigSettings } from "../schema/config.ts";
 import type { Diagnostic, EvalCase } from "../schema/eval_case.ts";
 import type { CaseSite } from "./case_pipeline.ts";
 import { type LoadOptions, prepareLoad } from "./context.ts";
@@ -24,6 +25,11 @@ export interface LoadedEvalFile {
   sites?: CaseSite[];
   /** Warnings, and errors for the cases that were skipped. */
   diagnostics: Diagnostic[];
+  /**
+   * Run settings (`cache`, `cache_dir`, `budget_usd`) of the `.agentv/config.yaml` that applies
+   * to the file (the nearest one up to the dataset root), when it sets any.
+   */
+  config?: RunConfigSettings;
 }
 
 /**
@@ -72,5 +78,6 @@ export async function loadEvalFile(
     cases: loaded.cases,
     sites: loaded.sites,
     diagnostics,
+    ...(setup.runConfig !== undefined ? { config: setup.runConfig } : {}),
   };
 }

@@ -9,6 +9,8 @@ import { escapeControl as clean } from "../text/escape_control.ts";
 import { clipToWidth } from "../text/display_width.ts";
 import type { RunSummary } from "./summary.ts";
 import { formatDuration, painter, showPath } from "./console_text.ts";
+import { budgetLines } from "./console_budget.ts";
+import { renderTrialCases, trialsCountLine } from "./console_trials.ts";
 
 export { formatDuration } from "./console_text.ts";
 export { createProgressReporter, type ProgressOptions, type ProgressReporter } from "./progress.ts";
@@ -110,6 +112,9 @@ export function renderSummary(summary: RunSummary, options: RenderSummaryOptions
     }
     out.push("");
   }
+  if (full && summary.trials) {
+    out.push(...renderTrialCases(summary.trials, { paint, limit }), "");
+  }
   out.push(paint("bold", summary.dry_run ? "Summary (dry run)" : "Summary"));
   const parts = [`${summary.total} run`, `${summary.scored} scored`];
   if (summary.errors.length > 0) parts.push(paint("red", `${summary.errors.length} errors`));
@@ -123,6 +128,7 @@ export function renderSummary(summary: RunSummary, options: RenderSummaryOptions
       paint("yellow", `borderline ${v.borderline}`)
     }  ${paint("red", `fail ${v.fail}`)}`,
   );
+  if (summary.trials) out.push(trialsCountLine(summary.trials, paint));
   const s = summary.scores;
   const gate = options.threshold !== undefined ? `  (threshold ${options.threshold})` : "";
   out.push(
@@ -154,6 +160,17 @@ export function renderSummary(summary: RunSummary, options: RenderSummaryOptions
   }
   if (summary.token_usage) {
     out.push(`  Tokens:    ${summary.token_usage.input} in, ${summary.token_usage.output} out`);
+  }
+  if (summary.budget) out.push(...budgetLines(summary.budget, paint));
+  if (summary.cache) {
+    const c = summary.cache;
+    const plural = (n: number, word: string) =>
+      `${n} ${word}${n === 1 ? "" : word.endsWith("s") ? "es" : "s"}`;
+    out.push(
+      `  Cache:     ${plural(c.hits, "hit")}, ${plural(c.misses, "miss")}, ${
+        plural(c.writes, "write")
+      }`,
+    );
   }
   out.push(`  Time:      ${formatDuration(summary.duration_ms)}`);
   if (summary.results_path !== undefined) {

@@ -8,6 +8,7 @@
  */
 import type { ResultRow } from "../schema/result.ts";
 import { summarizeResults } from "./summary.ts";
+import { trialLabel, type TrialsSummary } from "./trials.ts";
 
 /** Options of {@link renderMarkdownReport}. */
 export interface MarkdownReportOptions {
@@ -92,6 +93,28 @@ function summaryRow(line: Line): string[] {
   ];
 }
 
+/** Per-case trial statistics (cases that ran more than once), flaky cases marked. */
+function trialsSection(trials: TrialsSummary, max: number): string {
+  const cases = trials.cases.filter((c) => c.n > 1);
+  const flaky = (c: { passed: number; n: number }) => c.passed > 0 && c.passed < c.n;
+  return listCases(
+    "Cases with several trials",
+    ["Dataset", "Case", "Passed", "Mean ± sd", "pass@1", "pass@n", "pass^n", "Flaky"],
+    cases,
+    max,
+    (c) => [
+      escapeMarkdownCell(c.dataset),
+      escapeMarkdownCell(c.eval_id),
+      `${c.passed}/${c.n}`,
+      `${fixed(c.mean)} ± ${fixed(c.stdev)}`,
+      fixed(c.pass_at_k[1] ?? null),
+      fixed(c.pass_at_k[c.n] ?? null),
+      fixed(c.pass_hat_k[c.n] ?? null),
+      flaky(c) ? "yes" : "",
+    ],
+  );
+}
+
 function firstMiss(row: ResultRow): string {
   const own = row.misses[0];
   if (own !== undefined) return own;
@@ -101,12 +124,12 @@ function firstMiss(row: ResultRow): string {
   return row.reasoning ?? "";
 }
 
-function listCases(
+function listCases<T>(
   title: string,
   header: string[],
-  rows: readonly ResultRow[],
+  rows: readonly T[],
   max: number,
-  cells: (r: ResultRow) => string[],
+  cells: (r: T) => string[],
 ): string {
   if (rows.length === 0) return "";
   const shown = rows.slice(0, max);
@@ -187,7 +210,7 @@ export function renderMarkdownReport(
       max,
       (r) => [
         escapeMarkdownCell(r.dataset),
-        escapeMarkdownCell(r.eval_id),
+        escapeMarkdownCell(trialLabel(r)),
         r.score.toFixed(2),
         escapeMarkdownCell(firstMiss(r)),
       ],
@@ -202,13 +225,15 @@ export function renderMarkdownReport(
       max,
       (r) => [
         escapeMarkdownCell(r.dataset),
-        escapeMarkdownCell(r.eval_id),
+        escapeMarkdownCell(trialLabel(r)),
         String(r.attempts),
         escapeMarkdownCell(r.error ?? "unknown error"),
       ],
     ),
   );
-  const evaluators = summarizeResults(rows).evaluators;
+  const summary = summarizeResults(rows);
+  if (summary.trials) parts.push(trialsSection(summary.trials, max));
+  const evaluators = summary.evaluators;
   if (evaluators.length > 0) {
     parts.push(
       "\n### Evaluators\n\n" + table(

@@ -12,6 +12,7 @@ import type { RunEvent } from "./events.ts";
 import { escapeControl as clean } from "../text/escape_control.ts";
 import type { ResultRow } from "../schema/result.ts";
 import { formatDuration, type Paint, painter, showPath } from "./console_text.ts";
+import { trialLabel } from "./trials.ts";
 import {
   estimateRemainingMs,
   formatProgressLine,
@@ -69,6 +70,7 @@ export interface ProgressReporter {
 
 function rowLabel(row: ResultRow, paint: Paint): string {
   if (row.status === "error") return paint("red", "ERROR ");
+  if (row.status === "skipped") return paint("yellow", "skip  ");
   if (row.verdict === "pass") return paint("green", "pass  ");
   if (row.verdict === "borderline") return paint("yellow", "border");
   return paint("red", "FAIL  ");
@@ -169,20 +171,22 @@ export function createProgressReporter(options: ProgressOptions): ProgressReport
     durationSum += startedAtCase !== undefined ? now() - startedAtCase : row.duration_ms;
     durationCount++;
     if (row.status === "error") counts.error++;
-    else counts[row.verdict]++;
+    else if (row.status !== "skipped") counts[row.verdict]++;
     if (options.isTTY) {
       if (row.status === "error") {
-        line(`${paint("red", "✗")} ${clean(row.eval_id)}: ${clean(row.error ?? "error")}`);
+        line(`${paint("red", "✗")} ${clean(trialLabel(row))}: ${clean(row.error ?? "error")}`);
       } else draw(done === total);
       return;
     }
     const head = `[${done}/${total}] ${rowLabel(row, paint)}`;
-    if (row.status === "error") {
+    if (row.status === "skipped") {
+      line(`${head} ${clean(trialLabel(row))}: ${clean(row.error ?? "skipped")}`);
+    } else if (row.status === "error") {
       const tries = row.attempts > 1 ? ` (${row.attempts} attempts)` : "";
-      line(`${head} ${clean(row.eval_id)}: ${clean(row.error ?? "error")}${tries}`);
+      line(`${head} ${clean(trialLabel(row))}: ${clean(row.error ?? "error")}${tries}`);
     } else {
       line(
-        `${head} ${row.score.toFixed(3)}  ${clean(row.eval_id)}  ${
+        `${head} ${row.score.toFixed(3)}  ${clean(trialLabel(row))}  ${
           paint("dim", formatDuration(row.duration_ms))
         }`,
       );

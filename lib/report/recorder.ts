@@ -24,6 +24,12 @@ import {
   writeRunRecord,
 } from "./run_record.ts";
 import { createSummaryAccumulator, type RunSummary, type SummarizeOptions } from "./summary.ts";
+import {
+  endResumedSession,
+  prepareResumeFile,
+  resumedRecord,
+  type RunRecorderParent,
+} from "./resume_file.ts";
 
 /**
  * What the recorder needs of the run's redactor (`createRedactor` in `lib/targets/redact.ts`
@@ -48,6 +54,14 @@ export interface RunRecorderOptions {
   now?: () => number;
   /** The next listener: gets every event once the recorder has handled it, rows redacted. */
   onEvent?: (event: RunEvent) => void;
+  /**
+   * The record of the run this one resumes (`--resume`, into `resultsPath`): `open` drops the
+   * file's unfinished rows and torn last line (`resume_file.ts`), appends, counts the finished
+   * rows in the summary and updates this record (same run id, a new `resumed` session).
+   */
+  resume?: RunRecord;
+  /** The run whose rows this one reruns (`--rerun-failed`, `--retry-errors`): recorded. */
+  parent?: RunRecorderParent;
 }
 
 /** Records one run; see the module doc. */
@@ -55,7 +69,8 @@ export interface RunRecorder {
   /** Handles one event of the run, then passes it on (see {@link RunRecorderOptions.onEvent}). */
   readonly onEvent: (event: RunEvent) => void;
   /**
-   * Opens the results file (truncating it) and writes the run record with status `running`,
+   * Opens the results file (truncating it; with `resume`, keeping its finished rows and
+   * appending) and writes the run record with status `running`,
    * before `start` is emitted. Fills in `start.run_id` and `start.started_at` when absent.
    * Throws the file system's error when either cannot be written.
    */
@@ -123,6 +138,7 @@ export function createRunRecorder(options: RunRecorderOptions = {}): RunRecorder
       summary: end.summary ?? null,
       error: end.error === undefined ? null : redactor?.text(end.error) ?? end.error,
     };
+    if (options.resume) record = endResumedSession(record, record.ended_at!);
     try {
       writeRunRecord(recordPath, record);
     } catch (e) {
@@ -185,7 +201,13 @@ export function createRunRecorder(options: RunRecorderOptions = {}): RunRecorder
       };
       runIdValue = runId;
       if (options.resultsPath === undefined) return filled;
-      writer = await openResultsWriter(options.resultsPath);
+      const resumed = options.resume && await prepareResumeFile(options.resultsPath);
+      writer = await openResultsWriter(options.resultsPath, { append: resumed !== undefined });
+      // The summary of a resumed run is over every row of the file, old and new.
+      for (const row of resumed ? resumed.finished : []) {
+        if (keepRows) rows.push(row);
+        accumulator.add(row);
+      }
       // A device (`--out /dev/stdout`) gets rows but no record beside it.
       if (!(await Deno.stat(options.resultsPath)).isFile) return filled;
       recordPath = runRecordPath(options.resultsPath);
@@ -193,23 +215,40 @@ export function createRunRecorder(options: RunRecorderOptions = {}): RunRecorder
       for (const path of start.files) {
         datasets.push({ path, sha256: await sha256File(path).catch(() => null) });
       }
-      record = {
-        schema_version: 1,
-        run_id: runId,
-        agentv_version: AGENTV_VERSION,
-        status: "running",
-        started_at: filled.started_at!,
-        ended_at: null,
-        results_path: options.resultsPath,
-        options: start.options,
-        targets: [...targets.values()].map((t) => ({
-          ...t,
-          endpoint: t.endpoint === null ? null : redactor?.text(t.endpoint) ?? t.endpoint,
-        })),
-        datasets,
-        summary: null,
-        error: null,
-      };
+      const recordTargets = [...targets.values()].map((t) => ({
+        ...t,
+        endpoint: t.endpoint === null ? null : redactor?.text(t.endpoint) ?? t.endpoint,
+      }));
+      record = options.resume && resumed
+        ? resumedRecord(options.resume, {
+          now: now(),
+          resultsPath: options.resultsPath,
+          found: resumed,
+          options: start.options,
+          targets: recordTargets,
+          version: AGENTV_VERSION,
+        })
+        : {
+          schema_version: 1,
+          run_id: runId,
+          agentv_version: AGENTV_VERSION,
+          status: "running",
+          started_at: filled.started_at!,
+          ended_at: null,
+          results_path: options.resultsPath,
+          options: start.options,
+          targets: recordTargets,
+          datasets,
+          summary: null,
+          error: null,
+          ...(options.parent
+            ? {
+              parent_run_id: options.parent.run_id,
+              parent_results_path: options.parent.results_path,
+              rerun: options.parent.rerun,
+            }
+            : {}),
+        };
       try {
         writeRunRecord(recordPath, record);
       } catch (e) {

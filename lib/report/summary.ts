@@ -13,12 +13,14 @@
 import type { Diagnostic } from "../schema/eval_case.ts";
 import type { EvaluatorResult, ResultRow } from "../schema/result.ts";
 import type {
+  CacheSummary,
   HistogramBin,
   RunSummary,
   ScoreStats,
   SummaryError,
   SummaryFailure,
 } from "../schema/run_record.ts";
+import { createTrialsAccumulator, type TrialsGate, trialsPassed } from "./trials.ts";
 
 // The summary's types live with its zod schema (it is part of `<results>.run.json`).
 export type {
@@ -46,6 +48,10 @@ export interface SummarizeOptions {
   durationMs?: number;
   /** How many slowest cases to list (default 5, at most 20). */
   slowest?: number;
+  /** The trials gate of the `trials` section (`--trials-gate`; default `mean`). */
+  trialsGate?: TrialsGate;
+  /** Response cache counters of the run (its `cache` section), when the cache was on. */
+  cache?: CacheSummary;
 }
 
 const BINS: [number, number][] = [[0, 0.2], [0.2, 0.4], [0.4, 0.6], [0.6, 0.8], [0.8, 1]];
@@ -124,6 +130,8 @@ export function createSummaryAccumulator(): SummaryAccumulator {
   };
   let total = 0;
   let anyDryRun = false;
+  // Per-case trial statistics (one record per case): the `trials` section when a case repeats.
+  const trials = createTrialsAccumulator();
   return {
     add(r: ResultRow) {
       const order = total++;
@@ -165,6 +173,7 @@ export function createSummaryAccumulator(): SummaryAccumulator {
       const rowCost = r.trace_summary?.cost_usd;
       if (typeof rowCost === "number") cost = (cost ?? 0) + rowCost;
       addJudgeUsage(r.evaluator_results);
+      trials.add(r);
     },
     finish(options: SummarizeOptions = {}): RunSummary {
       const summary: RunSummary = {
@@ -194,6 +203,8 @@ export function createSummaryAccumulator(): SummaryAccumulator {
       if (judgeTokens) summary.judge_token_usage = { ...judgeTokens };
       if (judgeCost !== undefined) summary.judge_cost_usd = judgeCost;
       if (options.resultsPath !== undefined) summary.results_path = options.resultsPath;
+      if (trials.repeated) summary.trials = trials.finish(options.trialsGate);
+      if (options.cache !== undefined) summary.cache = { ...options.cache };
       return summary;
     },
   };
@@ -266,11 +277,18 @@ export function summarizeResults(
 
 /**
  * Whether a run passes the CI gate: no error row, no invalid (skipped) case, not interrupted, and
- * either no `fail` verdict or, with a threshold, a mean score >= the threshold.
+ * either no `fail` verdict or, with a threshold, a mean score >= the threshold. When cases ran
+ * several trials (a `trials` section), cases are judged instead: an error row is a failed trial
+ * of its case, every case's gate verdict must not be `fail`, and a threshold applies to the mean
+ * of the cases' mean scores (see `lib/report/trials.ts`). A run stopped by its budget (`budget`
+ * section, `exhausted`) fails.
  */
 export function runPassed(summary: RunSummary, options: { threshold?: number } = {}): boolean {
-  if (summary.interrupted || summary.errors.length > 0 || summary.invalid.length > 0) return false;
-  if (summary.total === 0) return false;
+  if (summary.interrupted || summary.invalid.length > 0 || summary.total === 0) return false;
+  // A run its spend cap stopped (`--budget-usd`) did not run every case.
+  if (summary.budget?.exhausted) return false;
+  if (summary.trials) return trialsPassed(summary.trials, options.threshold);
+  if (summary.errors.length > 0) return false;
   if (options.threshold !== undefined) {
     return summary.scores.mean !== null && summary.scores.mean >= options.threshold;
   }

@@ -22,6 +22,8 @@ import {
   type UsableTargetsFile,
 } from "../targets/targets_file.ts";
 import type { Target } from "../targets/types.ts";
+import { type Budget, budgetedTarget } from "./budget.ts";
+import type { CallCache } from "./call_cache.ts";
 import { createDryRunJudge, createDryRunTarget } from "./dry_run.ts";
 import { RunConfigError, TargetUnavailableError } from "./errors.ts";
 import type { TargetResolvedEvent } from "../report/events.ts";
@@ -67,6 +69,13 @@ export interface TargetResolverOptions {
   signal: AbortSignal;
   /** Called when a target is resolved for the first time. */
   onResolved?: (info: Omit<TargetResolvedEvent, "type">) => void;
+  /** The run's spend cap (`--budget-usd`): targets and judges are wrapped by `budgetedTarget`. */
+  budget?: Budget;
+  /**
+   * The run's response cache (`--cache`, `--replay`): targets and judges are wrapped by
+   * `cachedTarget` (outside the budget, so a hit costs nothing). Absent: no wrapper.
+   */
+  cache?: CallCache;
 }
 
 /** The eval-file facts the resolver needs. */
@@ -230,10 +239,13 @@ export function createTargetResolver(options: TargetResolverOptions): TargetReso
       env: await envFor(set),
       targetsFileDir: dirname(targetsPath),
       ...(options.fetch ? { fetch: options.fetch } : {}),
+      // A replay calls nothing: a target's unset key variable is no error.
+      ...(options.cache?.replay ? { offline: true } : {}),
     });
     for (const s of target.secrets) secrets.add(s);
-    // Agent targets run a command too (their executable, and whatever their tools run).
-    if (["cli", "claude-code", "codex"].includes(target.provider)) {
+    // Agent targets run a command too (their executable, and whatever their tools run); not
+    // under `--replay`, which runs none.
+    if (["cli", "claude-code", "codex"].includes(target.provider) && !options.cache?.replay) {
       commandTargets.set(`${targetsPath}\0${set.root}\0${name}`, {
         name,
         targetsFile: targetsPath,
@@ -271,7 +283,11 @@ export function createTargetResolver(options: TargetResolverOptions): TargetReso
         ...(workers !== undefined ? { workers } : {}),
       };
     }
-    const target = await resolveNamed(set, name, targetsPath);
+    const resolved = await resolveNamed(set, name, targetsPath);
+    const budgeted = options.budget ? budgetedTarget(resolved, options.budget) : resolved;
+    const target = options.cache
+      ? options.cache.wrap(budgeted, { role: "target", root: set.root })
+      : budgeted;
     const judgeName = options.judgeTarget ?? target.judgeTarget;
     // Model and endpoint as written (a `${{ VAR }}` stays a reference), for the run record.
     const written = targetsPath === undefined
@@ -304,8 +320,19 @@ export function createTargetResolver(options: TargetResolverOptions): TargetReso
 
   async function bindJudge(set: EvalFileRef, judgeName: string): Promise<JudgeClient> {
     const targetsPath = await findTargetsPath(set);
-    const judgeTarget = await resolveNamed(set, judgeName, targetsPath);
-    return createJudgeClient(judgeTarget, { timeoutMs: options.timeoutMs, evalDir: set.evalDir });
+    const resolved = await resolveNamed(set, judgeName, targetsPath);
+    const budgeted = options.budget
+      ? budgetedTarget(resolved, options.budget, { role: "judge" })
+      : resolved;
+    const judgeTarget = options.cache
+      ? options.cache.wrap(budgeted, { role: "judge", root: set.root })
+      : budgeted;
+    return createJudgeClient(judgeTarget, {
+      timeoutMs: options.timeoutMs,
+      evalDir: set.evalDir,
+      // Judge calls then carry the graded case and trial (cache entries and misses name them).
+      ...(options.cache ? { perCase: true } : {}),
+    });
   }
 
   return {

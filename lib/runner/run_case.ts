@@ -18,6 +18,7 @@ import { invokeWithRetry, type RetryInfo } from "../targets/retry.ts";
 import { type Target, TargetError, type TargetResponse } from "../targets/types.ts";
 import type { WorkspaceChanges } from "../schema/workspace.ts";
 import type { CaseWorkspace, WorkspaceManager } from "./workspace.ts";
+import { isBudgetRefusal, skippedRow } from "./budget.ts";
 
 /** Evaluator types that need a judge model. */
 const JUDGED_TYPES = new Set(["llm_judge", "rubric"]);
@@ -139,6 +140,7 @@ function errorRow(
     duration_ms: extra.durationMs,
     attempts: extra.attempts,
     error,
+    cached: false,
     ...(runtime.dryRun ? { dry_run: true } : {}),
   };
 }
@@ -278,6 +280,12 @@ async function runCaseIn(
     attempts = result.attempts;
   } catch (e) {
     const durationMs = Math.round(runtime.now() - started);
+    // The budget (`--budget-usd`) refused the call: the case is skipped, saying why.
+    if (isBudgetRefusal(e)) {
+      return skippedRow(
+        errorRow(evalCase, runtime, messageOf(e), { attempts: attemptsOf(e, 1) - 1, durationMs }),
+      );
+    }
     const reason = interrupted() ? "interrupted" : runtime.redact(messageOf(e));
     // What a failed or timed-out agent changed before it stopped is worth keeping too.
     const changes = await workspaceChanges(workspace);
@@ -315,7 +323,16 @@ async function runCaseIn(
     root: runtime.root,
     timeoutMs: runtime.timeoutMs,
     signal: runtime.signal,
-    ...(runtime.judge ? { judge: runtime.judge } : { noJudgeReason: runtime.noJudgeReason }),
+    ...(runtime.judge
+      ? {
+        // A judge that labels its calls (the response cache) gets the case and trial.
+        judge: runtime.judge.forCase?.({
+          dataset: evalCase.dataset,
+          eval_id: evalCase.id,
+          trial: runtime.trial,
+        }) ?? runtime.judge,
+      }
+      : { noJudgeReason: runtime.noJudgeReason }),
     targetName: runtime.targetName,
     ...(runtime.env !== undefined ? { env: runtime.env } : {}),
     dryRun: runtime.dryRun,
@@ -353,6 +370,8 @@ async function runCaseIn(
     duration_ms: durationMs,
     attempts,
     error: error ?? null,
+    // The target's answer came from the response cache (`--cache`, `--replay`).
+    cached: response.cached === true,
     ...(response.log_path !== undefined ? { log_path: response.log_path } : {}),
     ...(changes !== undefined ? { workspace: changes } : {}),
     ...(runtime.dryRun ? { dry_run: true } : {}),

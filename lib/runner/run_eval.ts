@@ -10,134 +10,34 @@
 import { resolve } from "node:path";
 import { createRunRecorder } from "../report/recorder.ts";
 import { newRunId } from "../report/run_record.ts";
-import type { RunSummary } from "../report/summary.ts";
-import type { Diagnostic, EvalCase } from "../schema/eval_case.ts";
+import type { Diagnostic } from "../schema/eval_case.ts";
 import type { ResultRow } from "../schema/result.ts";
 import { createRedactor, type Redactor } from "../targets/redact.ts";
 import { blockedReason, noCaseCouldRun } from "./blocked_cases.ts";
 import { RunConfigError, TargetUnavailableError } from "./errors.ts";
-import type { RunEvent, RunStartedEvent } from "../report/events.ts";
+import type { RunStartedEvent } from "../report/events.ts";
+import { loadGlobs } from "../loader/glob.ts";
 import { loadSets } from "./load_sets.ts";
-import { planCases, type PlannedCase, type Shard } from "./plan.ts";
+import { planCases, type PlannedCase } from "./plan.ts";
 import { recordedOptions, resultsFileError } from "./run_record_options.ts";
+import { checkPriorRun, priorDone, priorRecorderOptions } from "./resume.ts";
 import { Semaphore } from "./pool.ts";
 import { type CaseBinding, createTargetResolver } from "./resolve_targets.ts";
 import { blockedCaseRow, caseEvaluators, runCase } from "./run_case.ts";
+import { runBudget, skippedRow } from "./budget.ts";
+import { callCacheOptions, createCallCache } from "./call_cache.ts";
 import { createWorkspaceManager } from "./workspace.ts";
-import {
-  checkRunPermission,
-  type CommandNeed,
-  type RunPermission,
-  startsProcess,
-} from "./run_permission.ts";
+import { checkRunPermission, type CommandNeed, startsProcess } from "./run_permission.ts";
 
-/** An eval file already loaded (the shape of `loadEvalFile` / `sandboxedLoad`). */
-export interface LoadedEvalSet {
-  /** Absolute path of the eval file. */
-  file: string;
-  /** Dataset root. */
-  root: string;
-  /** Folder of the eval file. */
-  evalDir: string;
-  /** Valid cases. */
-  cases: EvalCase[];
-  /** Loader diagnostics (error ones name cases that were skipped). */
-  diagnostics?: Diagnostic[];
-}
+import type {
+  EvalFileLoader,
+  LoadedEvalSet,
+  RunEvalOptions,
+  RunEvalResult,
+} from "./run_options.ts";
 
-/** Loads one eval file (default `loadEvalFile`; the CLI passes its sandboxed loader). */
-export type EvalFileLoader = (
-  path: string,
-  options: { root?: string; verbose?: boolean },
-) => Promise<LoadedEvalSet>;
-
-/** Options of {@link runEval}. */
-export interface RunEvalOptions {
-  /**
-   * Eval files and folders to load (absolute, or relative to `cwd`); a folder is searched
-   * recursively for eval files as `agentv run` searches it (sidecars, result files, dot folders
-   * and `node_modules` are left out).
-   */
-  files?: string[];
-  /** Eval files already loaded (run after `files`). */
-  sets?: LoadedEvalSet[];
-  /** Dataset root override for loading and target discovery (default: found per file). */
-  root?: string;
-  /** Loader for `files` (default `loadEvalFile`). */
-  load?: EvalFileLoader;
-  /** Target name used for every case instead of its `execution.target`. */
-  targetOverride?: string;
-  /** Targets file used for every eval file instead of the discovered `.agentv/targets.yaml`. */
-  targetsFile?: string;
-  /** Judge target for every case instead of the evaluated target's `judge_target`. */
-  judgeTarget?: string;
-  /** Cases run at once across all files (default 4). */
-  workers?: number;
-  /** Timeout of each target call attempt and of each evaluator, in ms (default 120000). */
-  timeoutMs?: number;
-  /** Glob on case ids (`*`, `**`, `?`, `{a,b}`, `[...]`); other cases are not run. */
-  filter?: string;
-  /** Run only this shard of the selected cases (`--shard i/n`; see `lib/runner/plan.ts`). */
-  shard?: Shard;
-  /** Trials of every case, replacing each case's `execution.trials` (`--trials K`). */
-  trials?: number;
-  /** Pairs already done (a resumed run): left out of the run. */
-  done?: (pair: { dataset: string; eval_id: string; trial: number }) => boolean;
-  /**
-   * Results file (JSONL, truncated first), with its run record `<out>.run.json` beside it; no
-   * file is written when absent.
-   */
-  out?: string;
-  /** The CI gate's `--threshold`: not applied here, recorded in the run record's options. */
-  threshold?: number;
-  /**
-   * Replace every target and the judge by mocks (no network, no process); code judges are
-   * skipped (`status: "skipped"` results that do not count). Rows get `dry_run: true`.
-   */
-  dryRun?: boolean;
-  /**
-   * Whether commands defined inside a dataset root may run: subprocess code judges, and `cli`
-   * targets and command healthchecks from a targets file inside the root (module judges and a
-   * targets file outside the root need nothing). Default `false`: a run that needs one throws
-   * {@link UntrustedDatasetError} listing them, before anything runs. `true` allows them all;
-   * a function decides per root (the CLI looks the root up in its trust store).
-   */
-  allowRun?: boolean | RunPermission;
-  /** Environment for `${{ VAR }}` (the process env; `.env` files are read below it). */
-  env: Record<string, string>;
-  /** Base for relative paths. */
-  cwd: string;
-  /** Interrupts the run (Ctrl-C). */
-  signal?: AbortSignal;
-  /** Receives progress events. */
-  onEvent?: (event: RunEvent) => void;
-  /** `fetch` used by HTTP targets (default the global one). */
-  fetch?: typeof fetch;
-  /** Clock in ms used for every duration and timestamp (default `Date.now`). */
-  now?: () => number;
-  /** Loader verbosity (e.g. a missing JSONL sidecar warning). */
-  verbose?: boolean;
-  /**
-   * Keep every row in memory and return it (default true). The CLI turns this off: rows are in
-   * the results file and the summary is built as they finish, so memory stays flat.
-   */
-  keepRows?: boolean;
-  /**
-   * Keep each case's workspace under `<root>/.agentv/workspaces/<run_id>/<case>` instead of
-   * deleting it after the case (`--keep-workspaces`; default false).
-   */
-  keepWorkspaces?: boolean;
-  /** Folder holding the run's temporary workspaces (default the OS temp folder). */
-  workspaceTempDir?: string;
-}
-
-/** What {@link runEval} returns. */
-export interface RunEvalResult {
-  /** Every row, in the order written (completion order); empty with `keepRows: false`. */
-  rows: ResultRow[];
-  /** The summary. */
-  summary: RunSummary;
-}
+/** The options of {@link runEval} and its result (defined in `run_options.ts`). */
+export type { EvalFileLoader, LoadedEvalSet, RunEvalOptions, RunEvalResult };
 
 type Job =
   & PlannedCase
@@ -193,6 +93,7 @@ export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
     now,
     ...(options.onEvent ? { onEvent: options.onEvent } : {}),
     ...(options.out !== undefined ? { resultsPath: resolve(options.cwd, options.out) } : {}),
+    ...priorRecorderOptions(options.prior),
   });
   const emit = recorder.onEvent;
   const workers = Math.max(1, Math.floor(options.workers ?? 4));
@@ -200,12 +101,23 @@ export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
   const dryRun = options.dryRun ?? false;
 
   const sets = await loadSets(options);
+  const budget = runBudget(options.budgetUsd, sets);
+  const cache = createCallCache(callCacheOptions(options, dryRun, now), sets);
+  if (options.prior) {
+    await checkPriorRun(options.prior, {
+      sets,
+      options: recordedOptions(options, { workers, timeoutMs, dryRun }),
+      out: options.out === undefined ? undefined : resolve(options.cwd, options.out),
+    });
+  }
+  const done = options.prior ? priorDone(options.prior) : options.done;
   const invalid = sets.flatMap((s) => (s.diagnostics ?? []).filter(isSkippedCaseDiagnostic));
+  if (options.filter !== undefined) await loadGlobs([options.filter]);
   const plan = planCases(sets, {
     ...(options.filter !== undefined ? { filter: options.filter } : {}),
     ...(options.shard !== undefined ? { shard: options.shard } : {}),
     ...(options.trials !== undefined ? { trials: options.trials } : {}),
-    ...(options.done !== undefined ? { done: options.done } : {}),
+    ...(done !== undefined ? { done } : {}),
   });
   const selected = plan.cases;
   // Files whose cases were all skipped with warnings (e.g. no `expected_outcome`, the seeds'
@@ -236,6 +148,8 @@ export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
     timeoutMs,
     signal,
     onResolved: (info) => emit({ type: "target_resolved", ...info }),
+    ...(budget ? { budget } : {}),
+    ...(cache ? { cache } : {}),
   });
   const jobs: Job[] = [];
   for (const { set, evalCase, trial } of selected) {
@@ -268,11 +182,14 @@ export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
 
   const outPath = options.out === undefined ? undefined : resolve(options.cwd, options.out);
   const total = jobs.length;
-  let done = 0;
+  let finished = 0;
   // Every target and judge is resolved by now: one redactor for rows, events and errors.
   const redactor = createRedactor(resolver.secrets());
   redaction.redactor = redactor;
-  const runId = newRunId(startedAt);
+  // A resumed run goes on under its own id, so the file stays one run.
+  const runId = options.prior?.mode === "resume"
+    ? options.prior.record.run_id
+    : newRunId(startedAt);
   let start: RunStartedEvent;
   try {
     start = await recorder.open({
@@ -284,7 +201,13 @@ export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
       dry_run: dryRun,
       run_id: runId,
       started_at: new Date(startedAt).toISOString(),
-      options: recordedOptions(options, { workers, timeoutMs, dryRun }),
+      options: recordedOptions(options, {
+        workers,
+        timeoutMs,
+        dryRun,
+        ...(budget ? { budgetUsd: budget.capUsd } : {}),
+        ...(cache ? { cache: cache.mode, replay: cache.replay } : {}),
+      }),
     });
   } catch (e) {
     throw resultsFileError(outPath ?? "", e);
@@ -312,7 +235,7 @@ export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
   // stops the scheduling of new cases; the rows already written stay, cases in flight finish,
   // and the run ends in a ResultsWriteError.
   const finish = (row: ResultRow) => {
-    emit({ type: "case_finished", row, done: ++done, total });
+    emit({ type: "case_finished", row, done: ++finished, total });
   };
   // A case whose row could not be handled (a listener threw) stops the run with that error.
   let crashed: { error: unknown } | undefined;
@@ -357,6 +280,28 @@ export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
         releaseSlot?.();
         releaseCap();
         break;
+      }
+      if (budget?.exhausted) {
+        // The spend cap is reached (`--budget-usd`): the case is not started, its row says why.
+        releaseSlot();
+        releaseCap();
+        const { evalCase, trial } = job;
+        const targetName = binding.targetName;
+        const index = started++;
+        emit({
+          type: "case_started",
+          eval_id: evalCase.id,
+          dataset: evalCase.dataset,
+          target: targetName,
+          index,
+          total,
+        });
+        budget.skipCase();
+        const reason = budget.reason!;
+        finish(
+          skippedRow(blockedCaseRow(evalCase, { targetName, now, dryRun, runId, trial, reason })),
+        );
+        continue;
       }
       const index = started++;
       // Zero-latency targets can keep the whole run inside one microtask job; yield to the
@@ -423,7 +368,10 @@ export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
     interrupted: signal.aborted,
     dryRun,
     durationMs: now() - startedAt,
+    ...(options.trialsGate !== undefined ? { trialsGate: options.trialsGate } : {}),
+    ...(cache ? { cache: cache.stats } : {}),
   });
+  if (budget) summary.budget = budget.summary();
   const writeFailure = recorder.writeFailure;
   if (writeFailure) {
     writeFailure.summary = summary;

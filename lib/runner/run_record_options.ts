@@ -25,7 +25,14 @@ import type { RunEvalOptions } from "./run_eval.ts";
  */
 export function recordedOptions(
   options: RunEvalOptions,
-  resolved: { workers: number; timeoutMs: number; dryRun: boolean },
+  resolved: {
+    workers: number;
+    timeoutMs: number;
+    dryRun: boolean;
+    budgetUsd?: number;
+    cache?: "read" | "write" | "readwrite";
+    replay?: boolean;
+  },
 ): RunOptionsRecord {
   return {
     target: options.targetOverride ?? null,
@@ -38,7 +45,17 @@ export function recordedOptions(
     timeout_ms: resolved.timeoutMs,
     dry_run: resolved.dryRun,
     threshold: options.threshold ?? null,
+    trials: options.trials ?? null,
+    trials_gate: options.trialsGate ?? "mean",
     root: options.root === undefined ? null : resolve(options.cwd, options.root),
+    shard: options.shard === undefined
+      ? null
+      : { index: options.shard.index, count: options.shard.count },
+    budget_usd: resolved.budgetUsd ?? options.budgetUsd ?? null,
+    // The response cache, when on (its effective mode: flags, else the config).
+    ...(resolved.cache !== undefined
+      ? { cache: resolved.cache, replay: resolved.replay ?? false }
+      : {}),
   };
 }
 

@@ -1,5 +1,6 @@
 /**
- * The `.agentv/config.yaml` file: which referenced files are guidelines.
+ * The `.agentv/config.yaml` file: which referenced files are guidelines, and run settings
+ * (`cache`, `cache_dir`, `budget_usd`) that `agentv run` flags override.
  *
  * @module
  */
@@ -12,6 +13,26 @@ export const DEFAULT_GUIDELINE_PATTERNS: readonly string[] = [
   "**/SKILL.md",
 ];
 
+/** How a run uses the response cache: `off`, `read`, `write` or `readwrite`. */
+export type CacheMode = "off" | "read" | "write" | "readwrite";
+
+/** How a run uses the response cache (`--cache`, `cache:` in the config). */
+export const CacheModeSchema: z.ZodType<CacheMode> = z.enum(["off", "read", "write", "readwrite"], {
+  error: "cache must be one of off, read, write, readwrite",
+});
+
+/** The settings of a config file that apply to a whole run (`agentv run`). */
+export interface RunConfigSettings {
+  /** The config file they come from (absolute). */
+  file: string;
+  /** `cache:` mode. */
+  cache?: CacheMode;
+  /** `cache_dir:`, relative to the folder that holds `.agentv/`. */
+  cache_dir?: string;
+  /** `budget_usd:` cap in US dollars. */
+  budget_usd?: number;
+}
+
 /** The `.agentv/config.yaml` mapping. */
 export const AgentvConfigSchema = z.strictObject({
   $schema: z.string({ error: "$schema must be a string" }).optional(),
@@ -21,6 +42,14 @@ export const AgentvConfigSchema = z.strictObject({
     }),
     { error: "guideline_patterns must be a list of glob patterns (e.g. '**/*.instructions.md')" },
   ).optional(),
+  // Run settings (`agentv run` flags win over them).
+  cache: CacheModeSchema.optional(),
+  cache_dir: z.string({ error: "cache_dir must be a folder path" }).min(1, {
+    error: "cache_dir must not be empty",
+  }).optional(),
+  budget_usd: z.number({ error: "budget_usd must be a number of US dollars >= 0" }).min(0, {
+    error: "budget_usd must be a number of US dollars >= 0",
+  }).optional(),
 });
 
 /**

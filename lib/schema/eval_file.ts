@@ -24,15 +24,24 @@ function someWeight(list: readonly { weight?: number }[]): boolean {
   return list.length === 0 || list.some((e) => e.weight !== 0);
 }
 
+/** The largest `execution.trials` (and `--trials`) accepted: each trial is a full run of the case. */
+export const MAX_TRIALS = 1000;
+
 /**
- * `execution:` block: `target`, `evaluators` (a default list) and `workspace_template` (a folder
- * copied into each case's fresh workspace, relative to the eval file); any other key is an error
- * (the loader says which key was meant).
+ * `execution:` block: `target`, `evaluators` (a default list), `workspace_template` (a folder
+ * copied into each case's fresh workspace, relative to the eval file) and `trials` (how many
+ * times each case runs, 1 to {@link MAX_TRIALS}; a case's value wins over the file's); any other
+ * key is an error (the loader says which key was meant).
  */
 export const ExecutionSchema = executionSchema(EvaluatorConfigSchema);
 
 /** The keys an `execution:` block may hold. */
-export const EXECUTION_KEYS: readonly string[] = ["target", "evaluators", "workspace_template"];
+export const EXECUTION_KEYS: readonly string[] = [
+  "target",
+  "evaluators",
+  "workspace_template",
+  "trials",
+];
 
 /** Builds the `execution:` schema over an evaluator schema (full or {@link SimpleEvaluatorConfigSchema}). */
 function executionSchema(evaluator: typeof EvaluatorConfigSchema) {
@@ -47,6 +56,20 @@ function executionSchema(evaluator: typeof EvaluatorConfigSchema) {
           typeOf(i.input)
         }`,
     }).min(1, { error: "workspace_template must not be empty" }).optional(),
+    trials: z.number({
+      error: (i) =>
+        `trials must be a whole number from 1 to ${MAX_TRIALS}, found ${
+          typeOf(i.input)
+        }; write a number such as 5`,
+    }).int({
+      error: (i) =>
+        `trials must be a whole number from 1 to ${MAX_TRIALS}, found ${i.input}; round it`,
+    })
+      .min(1, { error: (i) => `trials must be at least 1, found ${i.input}; write 1 or more` })
+      .max(MAX_TRIALS, {
+        error: (i) => `trials must be at most ${MAX_TRIALS}, found ${i.input}; lower it`,
+      })
+      .optional(),
   });
 }
 

@@ -235,6 +235,7 @@ export const ResultRowSchema = z.looseObject({
   duration_ms: z.number(),
   attempts: z.number(),
   error: z.string().nullable(),
+  cached: z.boolean().optional(),
   dry_run: z.boolean().optional(),
 });
 
@@ -295,6 +296,11 @@ export interface ResultRow {
   attempts: number;
   /** Why the case failed to run or score, `null` when it did not. */
   error: string | null;
+  /**
+   * Whether the target's answer came from the response cache (`--cache`, `--replay`); on every
+   * row agentv writes, absent from older files (read as not cached).
+   */
+  cached?: boolean;
   /** Set on `--dry-run` rows. */
   dry_run?: boolean;
   /** Other keys are kept. */

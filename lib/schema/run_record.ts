@@ -7,179 +7,43 @@
  * @module
  */
 import { z } from "zod";
-import { type Diagnostic, DiagnosticSchema } from "./eval_case.ts";
 import type { Assert, Same } from "./_type_check.ts";
+import { type RunSummary, RunSummarySchema } from "./run_summary.ts";
+import { TrialsGateSchema } from "./trials.ts";
 
 /** Version of the run record format (`schema_version`). */
 export const RUN_RECORD_VERSION = 1;
 
-/** One error row, as listed in the summary. */
-export interface SummaryError {
-  /** Case id. */
-  eval_id: string;
-  /** Dataset name. */
-  dataset: string;
-  /** Target name. */
-  target: string;
-  /** Why the case failed to run or be scored. */
-  error: string;
-  /** Target call attempts made. */
-  attempts: number;
-}
+/**
+ * The options of a run record that change its results, with the flag that sets each: a resumed
+ * run, a rerun and the shards of a merge must agree on them (a key an older record lacks is not
+ * compared). Concurrency, timeouts, the cache and the budget change how a run goes, not its
+ * scores.
+ */
+export const RESULT_OPTIONS: readonly { key: keyof RunOptionsRecord; flag: string }[] = [
+  { key: "target", flag: "--target" },
+  { key: "targets_file", flag: "--targets" },
+  { key: "judge_target", flag: "--judge-target" },
+  { key: "filter", flag: "--filter" },
+  { key: "dry_run", flag: "--dry-run" },
+  { key: "trials", flag: "--trials" },
+  { key: "trials_gate", flag: "--trials-gate" },
+  { key: "shard", flag: "--shard" },
+];
 
-/** One scored row with a `fail` verdict, as listed in the summary. */
-export interface SummaryFailure {
-  /** Case id. */
-  eval_id: string;
-  /** Dataset name. */
-  dataset: string;
-  /** Target name. */
-  target: string;
-  /** Case score. */
-  score: number;
-  /** The row's first miss (else its evaluators' first miss or error), when there is one. */
-  first_miss?: string;
-}
-
-/** One histogram bin. */
-export interface HistogramBin {
-  /** Label such as `0.0-0.2`. */
-  range: string;
-  /** Inclusive lower bound. */
-  start: number;
-  /** Upper bound (exclusive except for the last bin). */
-  end: number;
-  /** Scored rows in the bin. */
-  count: number;
-}
-
-/** Mean score of one evaluator (by name and type) across the rows it ran on. */
-export interface EvaluatorMean {
-  /** Evaluator name. */
-  name: string;
-  /** Evaluator type. */
-  type: string;
-  /** Mean score over the results with status `ok`; `null` when none scored. */
-  mean: number | null;
-  /** Results with status `ok`. */
-  count: number;
-  /** Results with status `error`. */
-  errors: number;
-}
-
-/** Score statistics; every field is `null` when nothing was scored. */
-export interface ScoreStats {
-  /** Arithmetic mean. */
-  mean: number | null;
-  /** Median (mean of the two middle values for an even count). */
-  median: number | null;
-  /** Lowest score. */
-  min: number | null;
-  /** Highest score. */
-  max: number | null;
-  /** Sample standard deviation (n - 1); `null` below two scores. */
-  stdev: number | null;
-}
-
-/** The end-of-run summary (also the `--json` output of `agentv run`). */
-export interface RunSummary {
-  /** Rows written (cases that ran, including errors and interrupted ones). */
-  total: number;
-  /** Rows with status `ok` (scored). */
-  scored: number;
-  /** Rows with status `error`, each with its reason. */
-  errors: SummaryError[];
-  /** Scored rows with a `fail` verdict, in completion order, each with its first miss. */
-  failed: SummaryFailure[];
-  /** Cases the loader rejected (skipped, never run): their diagnostics. */
-  invalid: Diagnostic[];
-  /** Cases selected but never started because the run was interrupted. */
-  not_started: number;
-  /** Whether the run was interrupted (Ctrl-C). */
-  interrupted: boolean;
-  /** Whether targets were replaced by mocks (`--dry-run`). */
-  dry_run: boolean;
-  /** Score statistics over scored rows. */
-  scores: ScoreStats;
-  /** Verdict counts over scored rows. */
-  verdicts: { pass: number; borderline: number; fail: number };
-  /** Five bins from 0.0 to 1.0 over scored rows. */
-  histogram: HistogramBin[];
-  /** Up to five slowest rows by `duration_ms`, slowest first. */
-  slowest: { eval_id: string; dataset: string; duration_ms: number }[];
-  /** Mean score per evaluator (name + type), in first-seen order. */
-  evaluators: EvaluatorMean[];
-  /** Sum of the evaluated targets' token usage over rows that reported it. */
-  token_usage?: { input: number; output: number };
-  /** Sum of the evaluated targets' cost in USD (`trace_summary.cost_usd`) where reported. */
-  cost_usd?: number;
-  /** Sum of the judges' token usage over every evaluator result that reported it. */
-  judge_token_usage?: { input: number; output: number };
-  /** Sum of the judges' cost in USD over every evaluator result that reported it. */
-  judge_cost_usd?: number;
-  /** Path of the results file, when one was written. */
-  results_path?: string;
-  /** Wall time of the run in ms. */
-  duration_ms: number;
-}
-
-const TokenTotalsSchema = z.object({ input: z.number(), output: z.number() });
-
-/** The end-of-run summary. */
-export const RunSummarySchema = z.object({
-  total: z.number(),
-  scored: z.number(),
-  errors: z.array(z.object({
-    eval_id: z.string(),
-    dataset: z.string(),
-    target: z.string(),
-    error: z.string(),
-    attempts: z.number(),
-  })),
-  failed: z.array(z.object({
-    eval_id: z.string(),
-    dataset: z.string(),
-    target: z.string(),
-    score: z.number(),
-    first_miss: z.string().optional(),
-  })),
-  invalid: z.array(DiagnosticSchema),
-  not_started: z.number(),
-  interrupted: z.boolean(),
-  dry_run: z.boolean(),
-  scores: z.object({
-    mean: z.number().nullable(),
-    median: z.number().nullable(),
-    min: z.number().nullable(),
-    max: z.number().nullable(),
-    stdev: z.number().nullable(),
-  }),
-  verdicts: z.object({ pass: z.number(), borderline: z.number(), fail: z.number() }),
-  histogram: z.array(z.object({
-    range: z.string(),
-    start: z.number(),
-    end: z.number(),
-    count: z.number(),
-  })),
-  slowest: z.array(z.object({
-    eval_id: z.string(),
-    dataset: z.string(),
-    duration_ms: z.number(),
-  })),
-  evaluators: z.array(z.object({
-    name: z.string(),
-    type: z.string(),
-    mean: z.number().nullable(),
-    count: z.number(),
-    errors: z.number(),
-  })),
-  token_usage: TokenTotalsSchema.optional(),
-  cost_usd: z.number().optional(),
-  judge_token_usage: TokenTotalsSchema.optional(),
-  judge_cost_usd: z.number().optional(),
-  results_path: z.string().optional(),
-  duration_ms: z.number(),
-});
+/** The end-of-run summary and its parts (defined in `run_summary.ts`). */
+export {
+  type BudgetSummary,
+  BudgetSummarySchema,
+  type CacheSummary,
+  type EvaluatorMean,
+  type HistogramBin,
+  type RunSummary,
+  RunSummarySchema,
+  type ScoreStats,
+  type SummaryError,
+  type SummaryFailure,
+} from "./run_summary.ts";
 
 /** The options of a run that affect its results (no secrets, no environment). */
 export interface RunOptionsRecord {
@@ -201,6 +65,18 @@ export interface RunOptionsRecord {
   threshold: number | null;
   /** `--root`, or `null` (found per eval file). */
   root: string | null;
+  /** `--shard i/n`: the shard this run ran (index from 0), or `null` (every case); absent in older records. */
+  shard?: { index: number; count: number } | null;
+  /** `--trials` (replacing each case's `execution.trials`), or `null`; absent in older records. */
+  trials?: number | null;
+  /** `--trials-gate` (`mean`, `any`, `all` or `rate:X`); absent in older records. */
+  trials_gate?: string;
+  /** `--budget-usd` (or `budget_usd` of the config), or `null`; absent in older records. */
+  budget_usd?: number | null;
+  /** Response cache mode (`--cache` or the config's `cache:`; `read` under `--replay`); absent when off. */
+  cache?: "read" | "write" | "readwrite";
+  /** `--replay`: every call answered from the cache; absent when the cache was off. */
+  replay?: boolean;
 }
 
 /** The options of a run that affect its results. */
@@ -214,6 +90,12 @@ export const RunOptionsRecordSchema = z.object({
   dry_run: z.boolean(),
   threshold: z.number().nullable(),
   root: z.string().nullable(),
+  shard: z.object({ index: z.number(), count: z.number() }).nullable().optional(),
+  trials: z.number().nullable().optional(),
+  trials_gate: TrialsGateSchema.optional(),
+  budget_usd: z.number().nullable().optional(),
+  cache: z.enum(["read", "write", "readwrite"]).optional(),
+  replay: z.boolean().optional(),
 });
 
 /** A target the run used (as defined in its targets file; secrets are never recorded). */
@@ -259,6 +141,29 @@ export const DatasetFileRecordSchema = z.object({
 /** How a run ended (or `running`: still going, or crashed). */
 export type RunStatus = "running" | "finished" | "interrupted" | "failed";
 
+/** One `--resume` of a run: when it started and ended, and what it found in the results file. */
+export interface ResumedSession {
+  /** ISO time the resume started. */
+  started_at: string;
+  /** ISO time it ended; `null` while running (or after a crash). */
+  ended_at: string | null;
+  /** Rows of the file kept as finished when it started. */
+  kept_rows: number;
+  /** Unfinished rows removed from the file to run again (`interrupted` errors, `skipped`). */
+  dropped_rows: number;
+  /** Whether a torn last line (a run killed mid-write) was cut off. */
+  torn_line: boolean;
+}
+
+/** One `--resume` of a run. */
+export const ResumedSessionSchema = z.object({
+  started_at: z.string(),
+  ended_at: z.string().nullable(),
+  kept_rows: z.number(),
+  dropped_rows: z.number(),
+  torn_line: z.boolean(),
+});
+
 /** `<results>.run.json`: what ran, with what, and how it ended. */
 export interface RunRecord {
   /** Format version ({@link RUN_RECORD_VERSION}). */
@@ -285,7 +190,40 @@ export interface RunRecord {
   summary: RunSummary | null;
   /** Why the run failed (`status: "failed"`), else `null`. */
   error: string | null;
+  /** Each `--resume` of this run, in order; absent or `null` when it was never resumed. */
+  resumed?: ResumedSession[] | null;
+  /** The run this one reran cases of (`--rerun-failed`, `--retry-errors`), else absent or `null`. */
+  parent_run_id?: string | null;
+  /** The results file of that parent run (absolute path), else absent or `null`. */
+  parent_results_path?: string | null;
+  /** Which rows of the parent were rerun: `failed` (fail verdicts and errors) or `errors`. */
+  rerun?: "failed" | "errors" | null;
+  /** A run made by `agentv merge`: the shard runs it joins, in shard order; else absent or `null`. */
+  merged_from?: MergedShardRecord[] | null;
 }
+
+/** A shard run joined by `agentv merge` (see {@link RunRecord.merged_from}). */
+export interface MergedShardRecord {
+  /** The shard run's id (its rows keep it as their `run_id`). */
+  run_id: string;
+  /** The shard's results file as given to `agentv merge` (absolute). */
+  results_path: string;
+  /** The shard (`--shard i/n`), or `null` for a run that was not sharded. */
+  shard: { index: number; count: number } | null;
+  /** How the shard run ended. */
+  status: "running" | "finished" | "interrupted" | "failed";
+  /** Rows read from the shard's results file. */
+  rows: number;
+}
+
+/** A shard run joined by `agentv merge`. */
+export const MergedShardRecordSchema = z.object({
+  run_id: z.string(),
+  results_path: z.string(),
+  shard: z.object({ index: z.number(), count: z.number() }).nullable(),
+  status: z.enum(["running", "finished", "interrupted", "failed"]),
+  rows: z.number(),
+});
 
 /** `<results>.run.json`. */
 export const RunRecordSchema = z.object({
@@ -301,6 +239,11 @@ export const RunRecordSchema = z.object({
   datasets: z.array(DatasetFileRecordSchema),
   summary: RunSummarySchema.nullable(),
   error: z.string().nullable(),
+  resumed: z.array(ResumedSessionSchema).nullable().optional(),
+  parent_run_id: z.string().nullable().optional(),
+  parent_results_path: z.string().nullable().optional(),
+  rerun: z.enum(["failed", "errors"]).nullable().optional(),
+  merged_from: z.array(MergedShardRecordSchema).nullable().optional(),
 });
 
 /** The `$id` of the published run record schema. */
@@ -353,9 +296,10 @@ export function parseRunRecord(
 
 // The explicit types must say exactly what the schemas produce.
 type _Checks = [
-  Assert<Same<RunSummary, z.output<typeof RunSummarySchema>>>,
   Assert<Same<RunOptionsRecord, z.output<typeof RunOptionsRecordSchema>>>,
   Assert<Same<RunTargetRecord, z.output<typeof RunTargetRecordSchema>>>,
   Assert<Same<DatasetFileRecord, z.output<typeof DatasetFileRecordSchema>>>,
+  Assert<Same<ResumedSession, z.output<typeof ResumedSessionSchema>>>,
   Assert<Same<RunRecord, z.output<typeof RunRecordSchema>>>,
+  Assert<Same<MergedShardRecord, z.output<typeof MergedShardRecordSchema>>>,
 ];

@@ -189,6 +189,8 @@ function commonShape(mode: SchemaMode) {
     }, { error: "pricing must be {input_per_mtok, output_per_mtok} in USD per million tokens" })
       .optional(),
     provider_batching: bool(mode, "provider_batching"),
+    // Response cache: `false` keeps a target out of it; `cli` and agent targets need `true`.
+    cache: bool(mode, "cache"),
     // A folder copied into a fresh workspace for each case (relative to the targets file).
     workspace_template: str("workspace_template").min(1, {
       error: "workspace_template must not be empty",
@@ -250,26 +252,30 @@ function healthcheckSchema(mode: SchemaMode) {
   });
 }
 
+/**
+ * Each runnable provider's settings shape, built on demand: a run or a check builds the schemas
+ * of the providers it meets only (building all of them is most of this module's import cost).
+ */
 function providerShapes(mode: SchemaMode) {
-  const common = commonShape(mode);
-  const http = httpShape(mode);
+  const common = () => commonShape(mode);
+  const http = () => httpShape(mode);
   return {
-    openai: { ...common, ...http },
-    azure: {
-      ...common,
-      ...http,
+    openai: () => ({ ...common(), ...http() }),
+    azure: () => ({
+      ...common(),
+      ...http(),
       endpoint: str("endpoint").optional(),
       deployment: str("deployment").optional(),
       version: str("version").optional(),
-    },
-    anthropic: {
-      ...common,
-      ...http,
+    }),
+    anthropic: () => ({
+      ...common(),
+      ...http(),
       thinking_budget: num(mode, "thinking_budget", { int: true, min: 1024 }),
-    },
-    gemini: { ...common, ...http },
-    cli: {
-      ...common,
+    }),
+    gemini: () => ({ ...common(), ...http() }),
+    cli: () => ({
+      ...common(),
       command_template: str("command_template").optional(),
       files_format: str("files_format").optional(),
       cwd: str("cwd").optional(),
@@ -291,18 +297,18 @@ function providerShapes(mode: SchemaMode) {
         error:
           "env must be a list of variable names passed on from the environment, or a mapping of names to values",
       }).optional(),
-    },
-    codex: { ...common, ...agentShape(mode) },
-    "claude-code": {
-      ...common,
+    }),
+    codex: () => ({ ...common(), ...agentShape(mode) }),
+    "claude-code": () => ({
+      ...common(),
       ...agentShape(mode),
       max_turns: num(mode, "max_turns", { int: true, min: 1 }),
       allowed_tools: z.array(z.string().min(1), {
         error: "allowed_tools must be a list of tool names, e.g. [Bash, Edit, Read]",
       }).optional(),
-    },
-    mock: {
-      ...common,
+    }),
+    mock: () => ({
+      ...common(),
       response: z.union([z.string(), z.record(z.string(), z.unknown()), z.array(z.unknown())], {
         error: "response must be a string or an object",
       }).optional(),
@@ -315,7 +321,7 @@ function providerShapes(mode: SchemaMode) {
         cached: z.number().optional(),
       }, { error: "token_usage must be {input, output, cached?}" }).optional(),
       cost_usd: num(mode, "cost_usd", { min: 0 }),
-    },
+    }),
   };
 }
 
@@ -357,8 +363,11 @@ export const SETTING_ALIASES: Readonly<Record<RunnableProvider, Record<string, s
   "claude-code": { command: "executable", binary: "executable", arguments: "args" },
 };
 
-const FILE_SCHEMAS = objectSchemas("file");
-const RESOLVED_SCHEMAS = objectSchemas("resolved");
+/** The settings schema of each runnable provider (the same shape in both modes). */
+type ProviderSchemas = ReturnType<typeof objectSchemas>;
+
+/** Schemas built so far, per mode and provider. */
+const BUILT: Record<SchemaMode, Partial<ProviderSchemas>> = { file: {}, resolved: {} };
 
 /** Setting names every target may carry (`name`, `provider`, `judge_target`, `workers`, retries, ...). */
 export const COMMON_SETTINGS: readonly string[] = Object.keys(commonShape("file"));
@@ -367,40 +376,42 @@ export const COMMON_SETTINGS: readonly string[] = Object.keys(commonShape("file"
 export function targetSettingsSchema(
   kind: RunnableProvider,
   mode: SchemaMode,
-): (typeof FILE_SCHEMAS)[RunnableProvider] {
-  return (mode === "file" ? FILE_SCHEMAS : RESOLVED_SCHEMAS)[kind];
+): ProviderSchemas[RunnableProvider] {
+  const built = BUILT[mode];
+  return built[kind] ??= z.looseObject(providerShapes(mode)[kind]()) as never;
 }
 
+/** Every provider's schema (for types; {@link targetSettingsSchema} builds one at a time). */
 function objectSchemas(mode: SchemaMode) {
   const shapes = providerShapes(mode);
   return {
-    openai: z.looseObject(shapes.openai),
-    azure: z.looseObject(shapes.azure),
-    anthropic: z.looseObject(shapes.anthropic),
-    gemini: z.looseObject(shapes.gemini),
-    cli: z.looseObject(shapes.cli),
-    mock: z.looseObject(shapes.mock),
-    codex: z.looseObject(shapes.codex),
-    "claude-code": z.looseObject(shapes["claude-code"]),
+    openai: z.looseObject(shapes.openai()),
+    azure: z.looseObject(shapes.azure()),
+    anthropic: z.looseObject(shapes.anthropic()),
+    gemini: z.looseObject(shapes.gemini()),
+    cli: z.looseObject(shapes.cli()),
+    mock: z.looseObject(shapes.mock()),
+    codex: z.looseObject(shapes.codex()),
+    "claude-code": z.looseObject(shapes["claude-code"]()),
   };
 }
 
 /** Settings of an `openai` target, resolved. */
-export type OpenAISettings = z.output<typeof RESOLVED_SCHEMAS.openai>;
+export type OpenAISettings = z.output<ProviderSchemas["openai"]>;
 /** Settings of an `azure` target, resolved. */
-export type AzureSettings = z.output<typeof RESOLVED_SCHEMAS.azure>;
+export type AzureSettings = z.output<ProviderSchemas["azure"]>;
 /** Settings of an `anthropic` target, resolved. */
-export type AnthropicSettings = z.output<typeof RESOLVED_SCHEMAS.anthropic>;
+export type AnthropicSettings = z.output<ProviderSchemas["anthropic"]>;
 /** Settings of a `gemini` target, resolved. */
-export type GeminiSettings = z.output<typeof RESOLVED_SCHEMAS.gemini>;
+export type GeminiSettings = z.output<ProviderSchemas["gemini"]>;
 /** Settings of a `cli` target, resolved. */
-export type CliSettings = z.output<typeof RESOLVED_SCHEMAS.cli>;
+export type CliSettings = z.output<ProviderSchemas["cli"]>;
 /** Settings of a `mock` target, resolved. */
-export type MockSettings = z.output<typeof RESOLVED_SCHEMAS.mock>;
+export type MockSettings = z.output<ProviderSchemas["mock"]>;
 /** Settings of a `codex` target, resolved. */
-export type CodexSettings = z.output<typeof RESOLVED_SCHEMAS.codex>;
+export type CodexSettings = z.output<ProviderSchemas["codex"]>;
 /** Settings of a `claude-code` target, resolved. */
-export type ClaudeCodeSettings = z.output<typeof RESOLVED_SCHEMAS["claude-code"]>;
+export type ClaudeCodeSettings = z.output<ProviderSchemas["claude-code"]>;
 /** A CLI healthcheck. */
 export type CliHealthcheck = NonNullable<CliSettings["healthcheck"]>;
 

@@ -220,3 +220,42 @@ export function invalidEnvRefs(value: unknown): { text: string; path: (string | 
   walk(value, []);
   return found;
 }
+
+/**
+ * Removes the settings whose value needs an unset secret variable (`api_key`, a header, a
+ * variable whose name matches `secretVar`) from `resolved`, for a target that makes no call
+ * (`--replay`); returns the other missing references.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { dropSecretRefs, interpolateEnv } from "./env.ts";
+ * const { value, missing } = interpolateEnv({ api_key: "${{ KEY }}", model: "${{ MODEL }}" }, {});
+ * const rest = dropSecretRefs(value, missing, /KEY/);
+ * assert.deepEqual([Object.keys(value), rest.map((r) => r.name)], [["model"], ["MODEL"]]);
+ * ```
+ */
+export function dropSecretRefs(
+  resolved: Record<string, unknown>,
+  missing: MissingEnvRef[],
+  secretVar: RegExp,
+): MissingEnvRef[] {
+  const rest: MissingEnvRef[] = [];
+  for (const ref of missing) {
+    const secret = ref.path[0] === "api_key" || ref.path[0] === "headers" ||
+      secretVar.test(ref.name);
+    if (!secret || ref.path.length === 0) {
+      rest.push(ref);
+      continue;
+    }
+    let parent: unknown = resolved;
+    for (const part of ref.path.slice(0, -1)) {
+      parent = (parent as Record<string | number, unknown> | undefined)?.[part];
+    }
+    const last = ref.path[ref.path.length - 1];
+    if (parent !== null && typeof parent === "object" && !Array.isArray(parent)) {
+      delete (parent as Record<string | number, unknown>)[last];
+    } else rest.push(ref);
+  }
+  return rest;
+}

@@ -18,12 +18,12 @@ import {
 } from "../schema/targets.ts";
 import { parseTargetSettings } from "./check.ts";
 import { suggest } from "../text/suggest.ts";
-import { createAnthropicTarget } from "./anthropic.ts";
+import { ANTHROPIC_MAX_TOKENS, createAnthropicTarget } from "./anthropic.ts";
 import { createAzureTarget } from "./azure.ts";
 import { createClaudeCodeTarget } from "./claude_code.ts";
 import { createCliTarget } from "./cli.ts";
 import { createCodexTarget } from "./codex.ts";
-import { interpolateEnv, type MissingEnvRef, type UsedEnvRef } from "./env.ts";
+import { dropSecretRefs, interpolateEnv, type MissingEnvRef, type UsedEnvRef } from "./env.ts";
 import { TargetConfigError } from "./errors.ts";
 import { createGeminiTarget } from "./gemini.ts";
 import { DEFAULT_RETRY_STATUS_CODES } from "./http.ts";
@@ -31,7 +31,14 @@ import { createMockTarget } from "./mock.ts";
 import { createOpenAITarget } from "./openai.ts";
 import type { ProviderContext, TargetCore } from "./provider_context.ts";
 import { redactText, redactValue } from "./redact.ts";
-import { type RetryPolicy, type Target, TargetError, type TargetResponse } from "./types.ts";
+import { callIdentityOf } from "./call_identity.ts";
+import {
+  type CallIdentity,
+  type RetryPolicy,
+  type Target,
+  TargetError,
+  type TargetResponse,
+} from "./types.ts";
 
 /** Options of {@link createTarget} and {@link resolveTarget}. */
 export interface CreateTargetOptions {
@@ -45,6 +52,12 @@ export interface CreateTargetOptions {
   onWarning?: (message: string) => void;
   /** Folder for temporary files (default the OS temp folder). */
   tempDir?: string;
+  /**
+   * The target will make no call (`--replay` answers every call from the cache): an unset
+   * variable of a secret setting (`api_key`, a header, a secret-named variable) is left out
+   * instead of being an error, so a replay needs no key.
+   */
+  offline?: boolean;
 }
 
 type Factory = (settings: never, context: ProviderContext) => TargetCore;
@@ -132,7 +145,13 @@ export function createTarget(definition: TargetDefinition, options: CreateTarget
   const { name: _n, provider: _p, ...rest } = definition;
   const { value, missing, used } = interpolateEnv(rest, options.env);
   const resolved: Record<string, unknown> = { name, provider: kind, ...value };
-  applyMissing(resolved, kind, name, missing, options.onWarning);
+  applyMissing(
+    resolved,
+    kind,
+    name,
+    options.offline ? dropSecretRefs(resolved, missing, SECRET_VAR) : missing,
+    options.onWarning,
+  );
   let parsed: ParsedTargetSettings;
   try {
     parsed = parseTargetSettings(resolved);
@@ -164,15 +183,20 @@ export function createTarget(definition: TargetDefinition, options: CreateTarget
   const pricing = settings.pricing as
     | { input_per_mtok: number; output_per_mtok: number }
     | undefined;
+  const outputLimit = maxOutputTokens(kind, settings);
+  let identity: CallIdentity | undefined;
   return {
     name,
     provider: kind,
+    callIdentity: () => identity ??= callIdentityOf(kind, settings, targetSecrets),
     judgeTarget: settings.judge_target as string | undefined,
     workers: settings.workers as number | undefined,
     retry: AGENT_PROVIDERS.has(kind)
       ? retryPolicy({ ...settings, max_retries: settings.max_retries ?? 0 })
       : retryPolicy(settings),
     secrets: targetSecrets,
+    ...(pricing !== undefined ? { pricing } : {}),
+    ...(outputLimit !== undefined ? { maxOutputTokens: outputLimit } : {}),
     ...(AGENT_PROVIDERS.has(kind) && typeof settings.timeout_seconds === "number"
       ? { timeoutMs: Math.floor(settings.timeout_seconds * 1000) + AGENT_KILL_GRACE_MS }
       : {}),
@@ -236,6 +260,20 @@ export function resolveTarget(
   const targetsFileDir = options.targetsFileDir ??
     (targetsFile.path ? dirname(targetsFile.path) : undefined);
   return createTarget(definition, { ...options, targetsFileDir });
+}
+
+/**
+ * The output token limit a provider sends with every call: `max_tokens` of an HTTP model target
+ * (anthropic always sends one: {@link ANTHROPIC_MAX_TOKENS} by default); none for other kinds.
+ */
+function maxOutputTokens(
+  kind: RunnableProvider,
+  settings: Record<string, unknown>,
+): number | undefined {
+  if (!["openai", "azure", "anthropic", "gemini"].includes(kind)) return undefined;
+  const limit = settings.max_tokens;
+  if (typeof limit === "number") return limit;
+  return kind === "anthropic" ? ANTHROPIC_MAX_TOKENS : undefined;
 }
 
 /** The retry policy of resolved settings, with the documented defaults. */

@@ -54,6 +54,11 @@ export interface TargetRequest {
   signal: AbortSignal;
   /** Overrides for this call (judges: `model`, `temperature`, `max_tokens`). */
   overrides?: { model?: string; temperature?: number; max_tokens?: number };
+  /**
+   * Judge calls: the case being graded (`evalCase` is then a stand-in), so the response cache
+   * can name it. Absent on calls of the evaluated target.
+   */
+  judgeOf?: { dataset: string; eval_id: string };
 }
 
 /** What a target returns: the trace plus whatever metrics it can report. */
@@ -72,6 +77,8 @@ export interface TargetResponse {
   log_path?: string;
   /** Agent turns, when the agent reports them. */
   turns?: number;
+  /** Set when the response came from the response cache (`--cache`, `--replay`). */
+  cached?: boolean;
 }
 
 /** A provider failure with enough information to decide on a retry. */
@@ -126,6 +133,14 @@ export interface RetryPolicy {
   retryStatusCodes: number[];
 }
 
+/** What identifies the calls of a target for the response cache (see `Target.callIdentity`). */
+export interface CallIdentity {
+  /** Whether calls may be cached. */
+  cacheable: boolean;
+  /** Request-relevant settings (endpoint without credentials, model, parameters), no secret. */
+  settings: Readonly<Record<string, unknown>>;
+}
+
 /** A resolved, ready-to-call target. */
 export interface Target {
   /** Target name from targets.yaml. */
@@ -145,6 +160,24 @@ export interface Target {
   readonly timeoutMs?: number;
   /** Every secret value this target holds, so outputs can be redacted. */
   readonly secrets: readonly string[];
+  /**
+   * What identifies this target's calls for the response cache (computed on first use): its
+   * request-relevant settings with secrets and runner-only settings (workers, retries, judge,
+   * pricing, healthcheck, timeouts) removed, and whether its calls may be cached at all (`cli`
+   * and agent targets only with `cache: true`; any target can say `cache: false`).
+   */
+  callIdentity?(): CallIdentity;
+  /**
+   * The target's `pricing` setting in USD per million tokens (cost of responses that report
+   * usage, and the worst case of a call under `--budget-usd`); absent when not priced.
+   */
+  readonly pricing?: { readonly input_per_mtok: number; readonly output_per_mtok: number };
+  /**
+   * Output token limit sent with every call unless the request overrides it (`max_tokens` /
+   * `max_output_tokens`, or the provider's own default when it always sends one); absent when the
+   * provider is sent no limit. `--budget-usd` bounds a call's cost with it.
+   */
+  readonly maxOutputTokens?: number;
   /**
    * Absolute path of the target's `workspace_template` (relative paths are resolved against the
    * targets file's folder): each case runs in a fresh copy of it (see `TargetRequest.cwd`).

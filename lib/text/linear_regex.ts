@@ -5,15 +5,49 @@
  * common subset of JavaScript and RE2; features that need backtracking (backreferences,
  * lookahead, lookbehind) are rejected with a message that says so.
  *
+ * The engine is a large module, loaded on demand: {@link loadLinearRegex} must have resolved
+ * before {@link compileLinearRegex} is called (commands and evaluators that match patterns await
+ * it; the loader awaits it before it parses a file that may hold patterns). Without it,
+ * {@link linearRegexProblem} still rejects what JavaScript or the linear-time subset rejects.
+ *
  * @module
  */
-import { RE2JS } from "re2js";
+import type { RE2JS } from "re2js";
 
-/** Flags that change how a pattern matches. */
-const MATCH_FLAGS: Record<string, number> = {
-  i: RE2JS.CASE_INSENSITIVE,
-  m: RE2JS.MULTILINE,
-  s: RE2JS.DOTALL,
+/** The engine, once {@link loadLinearRegex} has loaded it. */
+let engine: typeof RE2JS | undefined;
+
+/**
+ * Loads the linear-time engine (once); {@link compileLinearRegex} needs it.
+ *
+ * @example
+ * ```ts
+ * await loadLinearRegex();
+ * compileLinearRegex("a+").test("caat"); // true
+ * ```
+ */
+export async function loadLinearRegex(): Promise<void> {
+  engine ??= (await import("re2js")).RE2JS;
+}
+
+/** Whether {@link loadLinearRegex} has loaded the engine. */
+export function linearRegexLoaded(): boolean {
+  return engine !== undefined;
+}
+
+/** The engine; a programming error when it was not loaded first. */
+function loadedEngine(): typeof RE2JS {
+  if (engine === undefined) {
+    throw new Error("the linear-time regex engine is not loaded: await loadLinearRegex() first");
+  }
+  return engine;
+}
+
+/** Flags that change how a pattern matches (RE2JS flag names). */
+const MATCH_FLAGS: Record<string, "CASE_INSENSITIVE" | "MULTILINE" | "DOTALL"> = {
+  i: "CASE_INSENSITIVE",
+  m: "MULTILINE",
+  s: "DOTALL",
 };
 
 /** JavaScript flags accepted without effect on whether (and where) the first match is found. */
@@ -57,39 +91,25 @@ export class LinearRegexError extends Error {
 /**
  * Compiles a JavaScript-style pattern with JavaScript flags for linear-time matching. Throws a
  * {@link LinearRegexError} for a syntax error, an unsupported feature or an unsupported flag.
+ * {@link loadLinearRegex} must have resolved first.
  *
  * @example
  * ```ts
+ * await loadLinearRegex();
  * compileLinearRegex("^(a+)+$").test("a".repeat(41) + "b"); // false, at once
  * compileLinearRegex("hello", "i").exec("Say HELLO")?.text; // "HELLO"
  * ```
  */
 export function compileLinearRegex(pattern: string, flags = ""): LinearRegex {
+  const Engine = loadedEngine();
+  const { matchFlags, sticky } = checkFlagsAndFeatures(pattern, flags);
   let bits = 0;
-  let sticky = false;
-  for (const flag of flags) {
-    if (Object.hasOwn(MATCH_FLAGS, flag)) bits |= MATCH_FLAGS[flag];
-    else if (flag === "y") sticky = true;
-    else if (!NEUTRAL_FLAGS.has(flag)) {
-      throw new LinearRegexError(
-        `flag '${flag}' is not supported; supported flags: ${SUPPORTED_REGEX_FLAGS}`,
-        flag === "v",
-      );
-    }
-  }
-  const unsupported = unsupportedFeature(pattern);
-  if (unsupported) {
-    throw new LinearRegexError(
-      `${unsupported} is not supported: patterns run on a linear-time (RE2) engine so that no ` +
-        `answer can make a match hang; rewrite the pattern without backreferences or lookaround`,
-      true,
-    );
-  }
-  const translated = toRe2Syntax(pattern, (bits & RE2JS.DOTALL) !== 0);
+  for (const name of matchFlags) bits |= Engine[name];
+  const translated = toRe2Syntax(pattern, matchFlags.includes("DOTALL"));
   const source = sticky ? `\\A(?:${translated})` : translated;
   let re: RE2JS;
   try {
-    re = RE2JS.compile(source, bits);
+    re = Engine.compile(source, bits);
   } catch (e) {
     const message = (e as Error).message.replace(/^error parsing regexp: /, "");
     throw new LinearRegexError(message, false);
@@ -107,20 +127,60 @@ export function compileLinearRegex(pattern: string, flags = ""): LinearRegex {
 }
 
 /**
- * Why `pattern` with `flags` cannot be used, or `undefined` when it compiles.
+ * The RE2JS flags of `flags`, and whether the pattern is sticky; throws {@link LinearRegexError}
+ * for an unsupported flag or a backtracking-only feature. Needs no engine.
+ */
+function checkFlagsAndFeatures(
+  pattern: string,
+  flags: string,
+): { matchFlags: (typeof MATCH_FLAGS)[string][]; sticky: boolean } {
+  const matchFlags: (typeof MATCH_FLAGS)[string][] = [];
+  let sticky = false;
+  for (const flag of flags) {
+    if (Object.hasOwn(MATCH_FLAGS, flag)) matchFlags.push(MATCH_FLAGS[flag]);
+    else if (flag === "y") sticky = true;
+    else if (!NEUTRAL_FLAGS.has(flag)) {
+      throw new LinearRegexError(
+        `flag '${flag}' is not supported; supported flags: ${SUPPORTED_REGEX_FLAGS}`,
+        flag === "v",
+      );
+    }
+  }
+  const unsupported = unsupportedFeature(pattern);
+  if (unsupported) {
+    throw new LinearRegexError(
+      `${unsupported} is not supported: patterns run on a linear-time (RE2) engine so that no ` +
+        `answer can make a match hang; rewrite the pattern without backreferences or lookaround`,
+      true,
+    );
+  }
+  return { matchFlags, sticky };
+}
+
+/**
+ * Why `pattern` with `flags` cannot be used, or `undefined` when it compiles. Before
+ * {@link loadLinearRegex} has resolved, the pattern is checked by JavaScript's own parser and
+ * for backtracking-only features (what only RE2 rejects is then found when it is compiled).
  *
  * @example
  * ```ts
+ * await loadLinearRegex();
  * linearRegexProblem("(a)\\1"); // "backreference '\\1' is not supported: ..."
  * linearRegexProblem("^\\d+$"); // undefined
  * ```
  */
-export function linearRegexProblem(pattern: string, flags?: string): string | undefined {
+export function linearRegexProblem(pattern: string, flags = ""): string | undefined {
   try {
-    compileLinearRegex(pattern, flags);
+    if (engine !== undefined) compileLinearRegex(pattern, flags);
+    else {
+      checkFlagsAndFeatures(pattern, flags);
+      new RegExp(pattern, flags.replace(/[^ims]/g, ""));
+    }
     return undefined;
   } catch (e) {
-    if (e instanceof LinearRegexError) return e.message;
+    if (e instanceof LinearRegexError || e instanceof SyntaxError) {
+      return e.message.replace(/^Invalid regular expression: /, "");
+    }
     throw e;
   }
 }

@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { globProblem, matchGlob } from "../../lib/loader/glob.ts";
+import { globProblem, globToRegExp, loadGlobs, matchGlob } from "../../lib/loader/glob.ts";
 import { runMainBounded } from "../_helpers/bounded_process.ts";
 import { cli, containsSuite, mockTargets, project, rowsOf } from "../_helpers/run_project.ts";
 
@@ -43,7 +43,7 @@ Deno.test("validate with a many-star guideline pattern finishes against a long f
   assert.equal(r.code, 0, r.out + r.err);
 });
 
-Deno.test("globs keep their semantics: *, **, ?, {a,b} and [...] classes", () => {
+Deno.test("globs keep their semantics: *, **, ?, {a,b} and [...] classes", async () => {
   const cases: [string, string, boolean][] = [
     ["case-*", "case-12", true],
     ["case-*", "case-1/2", false],
@@ -65,9 +65,41 @@ Deno.test("globs keep their semantics: *, **, ?, {a,b} and [...] classes", () =>
     [EVIL_GLOB, LONG_ID + "b", true],
     [EVIL_GLOB, LONG_ID, false],
   ];
+  await loadGlobs(cases.map(([glob]) => glob));
   for (const [glob, path, expected] of cases) {
     assert.equal(matchGlob(glob, path), expected, `${glob} on ${path}`);
   }
+});
+
+Deno.test("simple globs match without the regex engine exactly as the engine would", async () => {
+  // Simple globs (an optional leading `**\/` and one segment of literals and single `*`s) take a
+  // path of their own; every answer is checked against the compiled pattern.
+  const globs = ["*", "*.md", "**/*.md", "**/SKILL.md", "case-*", "a*b*c", "**/a*b*a", "x", "**/"];
+  const paths = [
+    "",
+    "a.md",
+    "x/y/a.md",
+    "SKILL.md",
+    "d/SKILL.md",
+    "case-",
+    "case-12",
+    "case-1/2",
+    "abc",
+    "aXbYc",
+    "acb",
+    "z/aba",
+    "z/ab",
+    "x",
+    "x/",
+    "y/x",
+    ".md",
+    "a.md/b",
+  ];
+  const fast = globs.map((g) => paths.map((p) => matchGlob(g, p)));
+  await loadGlobs(["{force,the,engine}"]);
+  globs.forEach((g, i) =>
+    paths.forEach((p, j) => assert.equal(fast[i][j], globToRegExp(g).test(p), `${g} on '${p}'`))
+  );
 });
 
 Deno.test("an invalid glob in --filter or a path argument is a usage error", async () => {
@@ -75,6 +107,7 @@ Deno.test("an invalid glob in --filter or a path argument is a usage error", asy
     ".agentv/targets.yaml": mockTargets("Paris"),
     "evals/a.yaml": containsSuite("a", [["c1", "Paris"]]),
   });
+  await loadGlobs(["[z-a]"]);
   assert.match(globProblem("[z-a]") ?? "", /^glob '\[z-a\]' is invalid: /);
   const r = await cli(["run", "evals", "--filter", "[z-a]"], p.dir);
   assert.equal(r.code, 2, r.err);

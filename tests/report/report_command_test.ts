@@ -171,7 +171,7 @@ Deno.test("agentv report rejects a missing file, an unknown format and --out ove
   const before = await Deno.readTextFile(r.path("results.jsonl"));
   const missing = await cli(["report", "nope.jsonl"], r.dir);
   assert.equal(missing.code, 2);
-  assert.match(missing.err, /Results file 'nope\.jsonl' does not exist/);
+  assert.match(missing.err, /The results file 'nope\.jsonl' does not exist/);
   const format = await cli(["report", "results.jsonl", "--format", "pdf"], r.dir);
   assert.equal(format.code, 2);
   assert.match(format.err, /--format must be one of junit, markdown, html, json, got 'pdf'/);

@@ -85,6 +85,10 @@ Deno.test("a run's record reads running while it runs, then finished with what r
     dry_run: false,
     threshold: 0.5,
     root: null,
+    trials: null,
+    trials_gate: "mean",
+    budget_usd: null,
+    shard: null,
   });
   assert.deepEqual(record.targets, [{
     name: "default",

@@ -58,7 +58,7 @@ function assertEveryKey(rows: readonly Record<string, unknown>[], keys: readonly
 Deno.test("ok, error and blocked rows have every key the README lists, null where it does not apply", async () => {
   const keys = await readmeRowKeys();
   assert.ok(keys.length >= 20, keys.join(" "));
-  for (const key of ["run_id", "trial", "conversation_id", "token_usage", "error"]) {
+  for (const key of ["run_id", "trial", "conversation_id", "token_usage", "cached", "error"]) {
     assert.ok(keys.includes(key), `README lists ${key}`);
   }
   await using p = await project(FILES);
@@ -94,6 +94,8 @@ Deno.test("ok, error and blocked rows have every key the README lists, null wher
     assert.equal(row.token_usage, null, id);
   }
   assert.equal(by("blocked").attempts, 0);
+  // No cache in this run: no row's answer came from it.
+  assert.deepEqual(rows.map((r) => r.cached), [false, false, false, false]);
 
   // In the file, every key is there too, except `output_messages` when it is only the answer.
   const lines = (await Deno.readTextFile(out)).split("\n").filter(Boolean).map((l) =>

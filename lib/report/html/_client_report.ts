@@ -180,7 +180,7 @@ function startReport() {
   const grid = createGrid({ id: "cases", columns: columns, rows: rows, noun: "case", nouns: "cases", onOpen: (i) => overlay.open(i), pageSize: 100 });
   const overlay = createOverlay((index) => {
     const row = rows[index];
-    return row ? { title: String(row.eval_id), body: caseView(row) } : null;
+    return row ? { title: String(row.eval_id) + (isNum(row.trial) && row.trial > 0 ? " #" + row.trial : ""), body: caseView(row) } : null;
   });
   overlay.setNeighbours(() => grid.visible());
   const search = el("input", { id: "search", type: "search", placeholder: "Search ids, answers, misses, errors\u2026", "aria-label": "Search", autocomplete: "off" });

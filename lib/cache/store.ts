@@ -1,0 +1,319 @@
+/**
+ * The cache folder (`.agentv/cache/`): one readable JSON file per key,
+ * `<dir>/<first 2 hex digits>/<key>.json`, holding the request it answers (its key material),
+ * the response, who wrote it first, the agentv version and the time; plus, per case, trial and
+ * role, the keys recorded for it (`<dir>/cases/<2>/<hash>.json`), which explain a later miss.
+ *
+ * Writes are atomic (a temporary file in the same folder, then a rename), so processes sharing
+ * a cache (shards) never see half an entry. Reads stay inside the folder (links are refused),
+ * are bounded in size, and a malformed entry is a miss with its reason, never a crash.
+ *
+ * @module
+ */
+import { join } from "node:path";
+import type { OutputMessage, TokenUsage } from "../schema/result.ts";
+import { cacheKey, type CacheKeyMaterial, canonicalJson, isCacheKey } from "./key.ts";
+
+/** Version of the entry format. */
+export const CACHE_ENTRY_VERSION = 1;
+
+/** Largest entry file read, in bytes (a larger one is a miss). */
+export const MAX_ENTRY_BYTES = 32 * 1024 * 1024;
+
+/** Which call wrote an entry: the evaluated target's or a judge's. */
+export type CallRole = "target" | "judge";
+
+/** The case, trial and role a call was made for. */
+export interface CallOrigin {
+  /** `target` or `judge`. */
+  role: CallRole;
+  /** Name of the target called. */
+  target: string;
+  /** Dataset of the case. */
+  dataset: string;
+  /** Id of the case. */
+  eval_id: string;
+  /** Trial of the case. */
+  trial: number;
+}
+
+/** The response part of an entry (what a target call returned). */
+export interface CachedResponse {
+  /** Output messages. */
+  output_messages: OutputMessage[];
+  /** Token counts, when the provider reported them. */
+  token_usage?: TokenUsage;
+  /** Cost in USD of the recorded call, when known. */
+  cost_usd?: number;
+  /** Duration the target reported. */
+  duration_ms?: number;
+  /** The request as sent, secrets redacted. */
+  request?: unknown;
+  /** Agent turns. */
+  turns?: number;
+}
+
+/** One cache file. */
+export interface CacheEntry {
+  /** Entry format ({@link CACHE_ENTRY_VERSION}). */
+  version: number;
+  /** Its key (the file name). */
+  key: string;
+  /** The request it answers (hashed into `key`). */
+  request: CacheKeyMaterial;
+  /** The response. */
+  response: CachedResponse;
+  /** The call that wrote it first. */
+  written_by: CallOrigin;
+  /** agentv version that wrote it. */
+  agentv_version: string;
+  /** ISO time it was first written. */
+  created_at: string;
+}
+
+/** What a lookup found. */
+export type CacheLookup =
+  | { hit: true; entry: CacheEntry }
+  | { hit: false; reason: string; absent?: boolean };
+
+/** Options of {@link createCacheStore}. */
+export interface CacheStoreOptions {
+  /** The cache folder (absolute), e.g. `<root>/.agentv/cache`. */
+  dir: string;
+  /** agentv version written on entries. */
+  version: string;
+  /** Clock in ms (default `Date.now`). */
+  now?: () => number;
+  /** Largest entry read, in bytes (default {@link MAX_ENTRY_BYTES}). */
+  maxEntryBytes?: number;
+}
+
+/** A cache folder. */
+export interface CacheStore {
+  /** The folder. */
+  readonly dir: string;
+  /** Reads the entry of `key` (a miss says why when the file exists but cannot be used). */
+  read(key: string): Promise<CacheLookup>;
+  /**
+   * Writes an entry for `material` (atomically) and notes its key for the case; resolves to the
+   * key.
+   */
+  write(material: CacheKeyMaterial, response: CachedResponse, origin: CallOrigin): Promise<string>;
+  /** Notes that the entry `key` answers a call of `origin` (a hit shared by another case). */
+  note(origin: CallOrigin, key: string): Promise<void>;
+  /** Key material of the entries recorded for the same case, trial and role as `origin`. */
+  recorded(origin: CallOrigin): Promise<CacheKeyMaterial[]>;
+}
+
+/** The cases file of a case, trial and role (the target name is left out: it may be renamed). */
+function originHash(origin: CallOrigin): string {
+  return cacheKey([origin.role, origin.dataset, origin.eval_id, origin.trial]);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+/** Why `value` is not an entry for `key`, or `undefined` when it is one. */
+function entryProblem(value: unknown, key: string): string | undefined {
+  if (!isRecord(value)) return "the entry is not a JSON object";
+  if (value.key !== key) return "the entry holds another key";
+  if (!isRecord(value.request)) return "the entry has no request";
+  if (!isRecord(value.response) || !Array.isArray(value.response.output_messages)) {
+    return "the entry has no response.output_messages";
+  }
+  if (cacheKey(value.request as unknown as CacheKeyMaterial) !== key) {
+    return "the entry's request does not hash to its key (edited by hand?)";
+  }
+  return undefined;
+}
+
+/**
+ * Opens a cache folder (created on the first write).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createCacheStore } from "./store.ts";
+ * const dir = await Deno.makeTempDir();
+ * const store = createCacheStore({ dir, version: "0.0.0" });
+ * const material = {
+ *   provider: "mock",
+ *   settings: {},
+ *   request: { messages: [], prompt: "hi", guidelines: "", overrides: null, trial: 0 },
+ * };
+ * const key = await store.write(material, { output_messages: [] }, {
+ *   role: "target",
+ *   target: "default",
+ *   dataset: "demo",
+ *   eval_id: "a",
+ *   trial: 0,
+ * });
+ * assert.equal((await store.read(key)).hit, true);
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export function createCacheStore(options: CacheStoreOptions): CacheStore {
+  const { dir } = options;
+  const now = options.now ?? Date.now;
+  const maxBytes = options.maxEntryBytes ?? MAX_ENTRY_BYTES;
+  let realDir: Promise<string | undefined> | undefined;
+  // The cases files a process updates, one update at a time per file.
+  const caseLocks = new Map<string, Promise<unknown>>();
+
+  const realRoot = () => realDir ??= Deno.realPath(dir).catch(() => undefined);
+
+  /** Reads a file of the folder: refused when it is a link, leads outside, or is too big. */
+  async function readInside(
+    sub: string,
+    name: string,
+  ): Promise<{ ok: true; text: string } | { ok: false; reason: string; absent?: boolean }> {
+    const root = await realRoot();
+    if (root === undefined) {
+      realDir = undefined; // the folder may be created later
+      return { ok: false, reason: "the cache folder does not exist", absent: true };
+    }
+    const folder = join(dir, sub);
+    const path = join(folder, name);
+    let info: Deno.FileInfo;
+    try {
+      info = await Deno.lstat(path);
+    } catch {
+      return { ok: false, reason: "no entry", absent: true };
+    }
+    if (info.isSymlink) return { ok: false, reason: `${path} is a link (refused)` };
+    if (!info.isFile) return { ok: false, reason: `${path} is not a regular file` };
+    if (info.size > maxBytes) {
+      return { ok: false, reason: `${path} is larger than ${maxBytes} bytes` };
+    }
+    const realFolder = await Deno.realPath(folder).catch(() => undefined);
+    if (realFolder !== join(root, sub)) {
+      return { ok: false, reason: `${folder} leads outside the cache folder (refused)` };
+    }
+    try {
+      using file = await Deno.open(path, { read: true });
+      const stat = await file.stat();
+      if (!stat.isFile || stat.size > maxBytes) {
+        return { ok: false, reason: `${path} is not a regular file of at most ${maxBytes}` };
+      }
+      const bytes = new Uint8Array(stat.size);
+      let read = 0;
+      while (read < bytes.length) {
+        const n = await file.read(bytes.subarray(read));
+        if (n === null) break;
+        read += n;
+      }
+      return { ok: true, text: new TextDecoder().decode(bytes.subarray(0, read)) };
+    } catch (e) {
+      return { ok: false, reason: `${path} cannot be read: ${(e as Error).message}` };
+    }
+  }
+
+  /** Writes `text` to `<dir>/<sub>/<name>` atomically (temporary file + rename). */
+  async function writeInside(sub: string, name: string, text: string): Promise<void> {
+    const folder = join(dir, sub);
+    await Deno.mkdir(folder, { recursive: true });
+    const info = await Deno.lstat(folder);
+    if (!info.isDirectory) throw new Error(`${folder} is not a folder (a link?)`);
+    const temp = join(
+      folder,
+      `.${name}.${Deno.pid}.${crypto.randomUUID().slice(0, 8)}.tmp`,
+    );
+    try {
+      await Deno.writeTextFile(temp, text, { createNew: true });
+      await Deno.rename(temp, join(folder, name));
+    } catch (e) {
+      await Deno.remove(temp).catch(() => {});
+      throw e;
+    }
+  }
+
+  async function readEntry(key: string): Promise<CacheLookup> {
+    if (!isCacheKey(key)) return { hit: false, reason: `'${key}' is not a cache key` };
+    const read = await readInside(key.slice(0, 2), `${key}.json`);
+    if (!read.ok) {
+      return { hit: false, reason: read.reason, ...(read.absent ? { absent: true } : {}) };
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(read.text);
+    } catch (e) {
+      return { hit: false, reason: `malformed JSON in the entry: ${(e as Error).message}` };
+    }
+    const problem = entryProblem(value, key);
+    if (problem !== undefined) return { hit: false, reason: problem };
+    return { hit: true, entry: value as CacheEntry };
+  }
+
+  async function recordedKeys(origin: CallOrigin): Promise<string[]> {
+    const hash = originHash(origin);
+    const read = await readInside(join("cases", hash.slice(0, 2)), `${hash}.json`);
+    if (!read.ok) return [];
+    try {
+      const value = JSON.parse(read.text) as { keys?: unknown };
+      return Array.isArray(value.keys)
+        ? value.keys.filter((k): k is string => typeof k === "string" && isCacheKey(k))
+        : [];
+    } catch {
+      return [];
+    }
+  }
+
+  async function noteKey(origin: CallOrigin, key: string): Promise<void> {
+    const hash = originHash(origin);
+    const previous = caseLocks.get(hash) ?? Promise.resolve();
+    const next = previous.catch(() => {}).then(async () => {
+      const keys = await recordedKeys(origin);
+      if (keys.includes(key)) return;
+      const { target: _, ...which } = origin;
+      await writeInside(
+        join("cases", hash.slice(0, 2)),
+        `${hash}.json`,
+        JSON.stringify({ case: which, keys: [...keys, key].slice(-20) }, null, 2) + "\n",
+      );
+    });
+    caseLocks.set(hash, next);
+    try {
+      await next;
+    } finally {
+      if (caseLocks.get(hash) === next) caseLocks.delete(hash);
+    }
+  }
+
+  return {
+    dir,
+    read: readEntry,
+    async write(material, response, origin) {
+      const key = cacheKey(material);
+      // A rewritten entry (`--cache write`) keeps the call that wrote it first.
+      const before = await readEntry(key);
+      const entry: CacheEntry = {
+        version: CACHE_ENTRY_VERSION,
+        key,
+        request: material,
+        response,
+        written_by: before.hit ? before.entry.written_by : origin,
+        agentv_version: options.version,
+        created_at: before.hit ? before.entry.created_at : new Date(now()).toISOString(),
+      };
+      // Canonical key order inside `request` keeps the file diff-friendly when it is committed.
+      const text = JSON.stringify(
+        { ...entry, request: JSON.parse(canonicalJson(material)) },
+        null,
+        2,
+      );
+      await writeInside(key.slice(0, 2), `${key}.json`, text + "\n");
+      await noteKey(origin, key);
+      return key;
+    },
+    note: noteKey,
+    async recorded(origin) {
+      const out: CacheKeyMaterial[] = [];
+      for (const key of await recordedKeys(origin)) {
+        const found = await readEntry(key);
+        if (found.hit) out.push(found.entry.request);
+      }
+      return out;
+    },
+  };
+}

@@ -1,0 +1,271 @@
+/**
+ * `agentv merge <results>... -o <all.jsonl>`: joins the results of a sharded run (one
+ * `agentv run --shard i/n` per machine) into one results file and its run record, which every
+ * report and `agentv compare` read like any run's. Refuses (exit 2, saying what differs) shards
+ * of other datasets or options; reports duplicate rows, missing shards and, when the eval files
+ * can be read here, the cases no shard ran. Exit codes as `agentv run`'s: 0 complete and passed,
+ * 1 incomplete (or a shard's lines unreadable) or failed, 2 nothing merged.
+ *
+ * @module
+ */
+import { dirname, resolve } from "node:path";
+import { renderSummary } from "../report/console.ts";
+import {
+  formatResultsFile,
+  type MergedRun,
+  mergeShards,
+  shardDisagreements,
+  type ShardResults,
+  type TrialPair,
+} from "../report/merge.ts";
+import {
+  readRunRecord,
+  RunRecordError,
+  runRecordPath,
+  sha256File,
+  writeRunRecord,
+} from "../report/run_record.ts";
+import { runPassed } from "../report/summary.ts";
+import type { Diagnostic } from "../schema/eval_case.ts";
+import type { RunRecord } from "../schema/run_record.ts";
+import { type Command, type CommandIO, type ParsedArgs, UsageError } from "./command.ts";
+import { commandInfo } from "./commands.ts";
+import { readResultsArg } from "./results_arg.ts";
+import { createPaint, createSourceReader, displayPath, renderDiagnostics } from "./render.ts";
+
+const USAGE_HINT =
+  "agentv merge shard-0.jsonl shard-1.jsonl ... -o all.jsonl (each with its .run.json beside it)";
+
+/** Reads one shard's results file and run record; a missing one is a usage error. */
+async function readShard(
+  path: string,
+  io: CommandIO,
+): Promise<{ shard: ShardResults; problems: Diagnostic[] }> {
+  const shown = displayPath(path, io.cwd);
+  const read = await readResultsArg(path, io, { what: "results file", hint: USAGE_HINT });
+  let record: RunRecord;
+  try {
+    record = await readRunRecord(runRecordPath(path));
+  } catch (e) {
+    if (!(e instanceof RunRecordError)) throw e;
+    throw new UsageError(
+      `${displayPath(e.path, io.cwd)}: ${e.message.slice(e.path.length + 2)}`,
+      "agentv merge needs the run record agentv run writes beside each results file: " +
+        "keep <results>.run.json with its results file (e.g. upload both as the shard's artifact)",
+    );
+  }
+  return {
+    shard: { path, shown, record, rows: read.rows },
+    problems: read.problems,
+  };
+}
+
+/**
+ * Every (dataset, case, trial) the shards together should have run, from the eval files when
+ * they are here unchanged (loaded in the sandbox, like `agentv run`), else why not.
+ */
+async function expectedPairs(
+  record: RunRecord,
+  io: CommandIO,
+): Promise<{ pairs: TrialPair[] } | { note: string }> {
+  for (const d of record.datasets) {
+    let sha: string;
+    try {
+      sha = await sha256File(d.path);
+    } catch {
+      return {
+        note: `the eval file ${displayPath(d.path, io.cwd)} is not readable here: missing ` +
+          "cases were checked by shard only",
+      };
+    }
+    if (d.sha256 !== null && sha !== d.sha256) {
+      return {
+        note: `the eval file ${displayPath(d.path, io.cwd)} changed since the shards ran: ` +
+          "missing cases were checked by shard only",
+      };
+    }
+  }
+  const { Sandbox, sandboxRoot } = await import("./sandbox.ts");
+  const { planCases } = await import("../runner/plan.ts");
+  const sandboxes = new Map<string, InstanceType<typeof Sandbox>>();
+  try {
+    const sets = [];
+    for (const d of record.datasets) {
+      const root = await sandboxRoot(d.path, {
+        ...(record.options.root ? { root: record.options.root } : {}),
+      });
+      let sandbox = sandboxes.get(root);
+      if (!sandbox) sandboxes.set(root, sandbox = new Sandbox(root));
+      sets.push(await sandbox.load(d.path, { signal: io.signal }));
+    }
+    const trials = (record.options as { trials?: unknown }).trials;
+    const plan = planCases(sets, {
+      ...(record.options.filter !== null ? { filter: record.options.filter } : {}),
+      ...(typeof trials === "number" ? { trials } : {}),
+    });
+    return {
+      pairs: plan.cases.map((c) => ({
+        dataset: c.evalCase.dataset,
+        eval_id: c.evalCase.id,
+        trial: c.trial,
+      })),
+    };
+  } catch (e) {
+    return {
+      note: `the eval files could not be loaded here (${(e as Error).message}): missing ` +
+        "cases were checked by shard only",
+    };
+  } finally {
+    for (const sandbox of sandboxes.values()) sandbox.close();
+  }
+}
+
+/** Writes the merged results file whole (a temporary file renamed over it), then its record. */
+async function writeMerged(path: string, merged: MergedRun): Promise<void> {
+  await Deno.mkdir(dirname(path), { recursive: true });
+  const tmp = `${path}.${Deno.pid}.tmp`;
+  try {
+    await Deno.writeTextFile(tmp, formatResultsFile(merged.rows));
+    await Deno.rename(tmp, path);
+  } catch (e) {
+    await Deno.remove(tmp).catch(() => {});
+    throw e;
+  }
+  writeRunRecord(runRecordPath(path), merged.record);
+}
+
+/** Lists at most `limit` items, then how many more. */
+function capped<T>(items: readonly T[], limit: number, line: (item: T) => string): string {
+  const shown = items.slice(0, limit).map((i) => `  ${line(i)}\n`).join("");
+  return shown + (items.length > limit ? `  … and ${items.length - limit} more\n` : "");
+}
+
+async function run(args: ParsedArgs, io: CommandIO): Promise<number> {
+  const out = typeof args.values.out === "string" ? args.values.out : undefined;
+  if (out === undefined || out.trim() === "") {
+    throw new UsageError("agentv merge needs the merged results file: -o FILE", USAGE_HINT);
+  }
+  if (args.positionals.length === 0) {
+    throw new UsageError("agentv merge needs the shards' results files", USAGE_HINT);
+  }
+  const outPath = resolve(io.cwd, out);
+  const inputs = args.positionals.map((p) => resolve(io.cwd, p));
+  for (const [i, input] of inputs.entries()) {
+    if (inputs.indexOf(input) !== i) {
+      throw new UsageError(`'${args.positionals[i]}' is given twice`, USAGE_HINT);
+    }
+    if (input === outPath || runRecordPath(input) === outPath) {
+      throw new UsageError(
+        `-o '${out}' would overwrite the input '${args.positionals[i]}'`,
+        "write the merged results to a new file, e.g. -o all.jsonl",
+      );
+    }
+  }
+  const paint = createPaint(io.color);
+  const read = [];
+  for (const input of inputs) read.push(await readShard(input, io));
+  const shards = read.map((r) => r.shard);
+  const disagreements = shardDisagreements(shards);
+  if (disagreements.length > 0) {
+    throw new UsageError(
+      `Cannot merge: these are not the shards of one run\n${
+        disagreements.map((d) => `  - ${d}`).join("\n")
+      }`,
+      "merge the results of `agentv run --shard i/n` over the same eval files (unchanged) " +
+        "with the same options, one file per shard",
+    );
+  }
+  const problems = read.flatMap((r) => r.problems);
+  if (problems.length > 0) {
+    io.stderr(
+      renderDiagnostics(problems, {
+        cwd: io.cwd,
+        color: io.color,
+        sourceLines: createSourceReader(),
+      }) +
+        "\n",
+    );
+  }
+  const expected = await expectedPairs(shards[0].record, io);
+  const merged = mergeShards(shards, {
+    resultsPath: outPath,
+    ...("pairs" in expected ? { expected: expected.pairs } : {}),
+    now: io.now,
+  });
+  await writeMerged(outPath, merged);
+
+  const count = shards[0].record.options.shard?.count ?? 0;
+  const warn = (text: string) => io.stderr(`${paint.red(paint.bold("error"))}: ${text}`);
+  if (merged.missingShards.length > 0) {
+    warn(
+      `missing shard${merged.missingShards.length === 1 ? "" : "s"} ${
+        merged.missingShards.map((i) => `${i}/${count}`).join(", ")
+      }: their cases are not in the merged results\n`,
+    );
+  }
+  if (merged.repeatedShards.length > 0) {
+    warn(
+      `shard${merged.repeatedShards.length === 1 ? "" : "s"} ${
+        merged.repeatedShards.map((i) => `${i}/${count}`).join(", ")
+      } given more than once\n`,
+    );
+  }
+  if (merged.duplicates.length > 0) {
+    warn(
+      `${merged.duplicates.length} case run(s) appear more than once (the first row is kept):\n` +
+        capped(
+          merged.duplicates,
+          20,
+          (d) => `${d.dataset}/${d.eval_id} trial ${d.trial}: ${d.files.join(", ")}`,
+        ),
+    );
+  }
+  for (const u of merged.unfinished) {
+    warn(
+      `${u.path}: the shard run ${
+        u.status === "running" ? "never finished (crashed or still running)" : `was ${u.status}`
+      }; resume it (agentv run --resume) or run that shard again\n`,
+    );
+  }
+  if (merged.missingPairs.length > 0) {
+    warn(
+      `${merged.missingPairs.length} case run(s) of the eval files are in no shard's results:\n` +
+        capped(merged.missingPairs, 20, (p) => `${p.dataset}/${p.eval_id} trial ${p.trial}`),
+    );
+  }
+  if ("note" in expected) io.stderr(`${paint.dim("note")}: ${expected.note}\n`);
+
+  const summary = merged.record.summary!;
+  const threshold = merged.record.options.threshold;
+  io.stdout(
+    `Merged ${shards.length} shard${shards.length === 1 ? "" : "s"} (${merged.rows.length} row${
+      merged.rows.length === 1 ? "" : "s"
+    }) into ${
+      displayPath(outPath, io.cwd)
+    } (run ${merged.record.run_id}, ${merged.record.status})\n\n` +
+      renderSummary(summary, {
+        color: io.color,
+        cwd: io.cwd,
+        ...(threshold !== null ? { threshold } : {}),
+      }),
+  );
+  const incomplete = merged.record.status !== "finished" || merged.duplicates.length > 0 ||
+    merged.repeatedShards.length > 0 || problems.length > 0;
+  if (incomplete) return 1;
+  return runPassed(summary, threshold !== null ? { threshold } : {}) ? 0 : 1;
+}
+
+/** The `merge` command. */
+export const mergeCommand: Command = {
+  ...commandInfo("merge"),
+  usage: "agentv merge <results>... -o <all.jsonl>",
+  options: {
+    out: {
+      type: "string",
+      short: "o",
+      valueName: "FILE",
+      description: "The merged results file (its run record is written beside it)",
+    },
+  },
+  run,
+};

@@ -1,0 +1,201 @@
+/**
+ * The results file of a resumed run (`agentv run --resume <results>`): which of its rows count as
+ * finished, and how the file is made ready to take the rows of the cases that run again.
+ *
+ * A row is finished unless it is an `interrupted` error (a case stopped by Ctrl-C) or a `skipped`
+ * row (a case a budget stop never started). Other errors are finished: their case ran and failed
+ * (`--retry-errors` reruns them into a new file). Before the resumed run appends, the file keeps
+ * every line except the unfinished rows (run again, so each case is in the file once) and a torn
+ * last line (a run killed mid-write); a line that is not a valid row is kept as it is.
+ *
+ * @module
+ */
+import type { ResultRow } from "../schema/result.ts";
+import type { RunOptionsRecord, RunRecord, RunTargetRecord } from "../schema/run_record.ts";
+import { parseResults } from "./read_results.ts";
+
+/**
+ * Whether a row of a run counts as finished when the run is resumed (see the module doc).
+ *
+ * @example
+ * ```ts
+ * import { isFinishedRow } from "./resume_file.ts";
+ * isFinishedRow({ status: "error", error: "interrupted" } as never); // false
+ * isFinishedRow({ status: "error", error: "HTTP 500" } as never); // true
+ * isFinishedRow({ status: "skipped", error: "budget" } as never); // false
+ * ```
+ */
+export function isFinishedRow(row: Pick<ResultRow, "status" | "error">): boolean {
+  if (row.status === "skipped") return false;
+  return !(row.status === "error" && row.error === "interrupted");
+}
+
+/** What {@link readResumeFile} found in a results file. */
+export interface ResumeFileContent {
+  /** The finished rows, in file order. */
+  finished: ResultRow[];
+  /** Unfinished rows (to run again; removed from the file by {@link prepareResumeFile}). */
+  unfinished: ResultRow[];
+  /** Whether the file ends in a torn line (cut off by {@link prepareResumeFile}). */
+  tornLine: boolean;
+  /** The text the file will hold once prepared: every other line, as it was. */
+  keptText: string;
+  /** Whether the file's text must change (a torn line or unfinished rows). */
+  changes: boolean;
+}
+
+/**
+ * Reads a results file for a resume, changing nothing (see the module doc). Throws the file
+ * system's error when it cannot be read.
+ *
+ * @example
+ * ```ts
+ * import { readResumeFile } from "./resume_file.ts";
+ * const path = await Deno.makeTempFile({ suffix: ".jsonl" });
+ * await Deno.writeTextFile(path, '{"eval_id": "a", "sco');
+ * const found = await readResumeFile(path);
+ * console.log(found.tornLine, found.keptText); // true ""
+ * await Deno.remove(path);
+ * ```
+ */
+export async function readResumeFile(path: string): Promise<ResumeFileContent> {
+  return splitResumeText(await Deno.readTextFile(path), path);
+}
+
+function splitResumeText(text: string, file: string): ResumeFileContent {
+  const finished: ResultRow[] = [];
+  const unfinished: ResultRow[] = [];
+  const kept: string[] = [];
+  let tornLine = false;
+  const lines = text.split("\n");
+  // The text after the last newline: empty, or a line a killed run did not finish writing.
+  const tail = lines.pop() ?? "";
+  for (const line of lines) {
+    // The one results reader, line by line, so each row's line is known.
+    const { rows } = parseResults(line + "\n", { file });
+    const row = rows[0];
+    if (row !== undefined && !isFinishedRow(row)) {
+      unfinished.push(row);
+      continue;
+    }
+    if (row !== undefined) finished.push(row);
+    kept.push(line + "\n");
+  }
+  if (tail.trim() !== "") {
+    const { rows } = parseResults(tail + "\n", { file });
+    const row = rows[0];
+    if (row === undefined) tornLine = true;
+    else if (isFinishedRow(row)) {
+      // A whole row whose newline was lost: kept, with its newline.
+      finished.push(row);
+      kept.push(tail + "\n");
+    } else unfinished.push(row);
+  }
+  const keptText = kept.join("");
+  return { finished, unfinished, tornLine, keptText, changes: keptText !== text };
+}
+
+/**
+ * Makes a results file ready for a resumed run to append to: cuts a torn last line off (only a
+ * truncation when nothing else changes) or, when unfinished rows must go, writes the kept lines
+ * to a temporary file renamed over it, so the file is never half rewritten. Returns what it found.
+ *
+ * @example
+ * ```ts
+ * import { prepareResumeFile } from "./resume_file.ts";
+ * const path = await Deno.makeTempFile({ suffix: ".jsonl" });
+ * await Deno.writeTextFile(path, '{"eval_id": "a", "sco');
+ * await prepareResumeFile(path);
+ * console.log(await Deno.readTextFile(path)); // ""
+ * await Deno.remove(path);
+ * ```
+ */
+export async function prepareResumeFile(path: string): Promise<ResumeFileContent> {
+  const text = await Deno.readTextFile(path);
+  const found = splitResumeText(text, path);
+  if (!found.changes) return found;
+  const bytes = new TextEncoder().encode(found.keptText);
+  if (text.startsWith(found.keptText)) {
+    await Deno.truncate(path, bytes.length);
+    return found;
+  }
+  const temp = `${path}.${Deno.pid}.tmp`;
+  try {
+    await Deno.writeFile(temp, bytes);
+    await Deno.rename(temp, path);
+  } catch (e) {
+    await Deno.remove(temp).catch(() => {});
+    throw e;
+  }
+  return found;
+}
+
+/** Where a run's rows came from when it reran a parent's (see {@link RunRecorderParent}). */
+export interface RunRecorderParent {
+  /** The parent's run id. */
+  run_id: string;
+  /** The parent's results file (absolute). */
+  results_path: string;
+  /** Which rows were rerun. */
+  rerun: "failed" | "errors";
+}
+
+/**
+ * The record of a resumed run while it runs again: the old record (same run id, start time and
+ * datasets) with `status: "running"`, no end, the results file where it now is, the options of
+ * this session, the targets of both, and a new entry in `resumed`.
+ *
+ * @example
+ * ```ts ignore
+ * import { resumedRecord } from "./resume_file.ts";
+ * const record = resumedRecord(old, {
+ *   now: Date.now(),
+ *   resultsPath: "/repo/out.jsonl",
+ *   found,
+ *   options,
+ *   targets,
+ *   version: "0.1.0",
+ * });
+ * record.resumed?.length; // one more than before
+ * ```
+ */
+export function resumedRecord(
+  old: RunRecord,
+  current: {
+    now: number;
+    resultsPath: string;
+    found: ResumeFileContent;
+    options: RunOptionsRecord;
+    targets: RunTargetRecord[];
+    version: string;
+  },
+): RunRecord {
+  const key = (t: RunTargetRecord) => `${t.targets_file ?? ""}\0${t.name}`;
+  const known = new Set(old.targets.map(key));
+  return {
+    ...old,
+    agentv_version: current.version,
+    results_path: current.resultsPath,
+    status: "running",
+    ended_at: null,
+    options: { ...old.options, ...current.options },
+    targets: [...old.targets, ...current.targets.filter((t) => !known.has(key(t)))],
+    summary: null,
+    error: null,
+    resumed: [...(old.resumed ?? []), {
+      started_at: new Date(current.now).toISOString(),
+      ended_at: null,
+      kept_rows: current.found.finished.length,
+      dropped_rows: current.found.unfinished.length,
+      torn_line: current.found.tornLine,
+    }],
+  };
+}
+
+/** The record with the end time set on its last `resumed` session, if that one is open. */
+export function endResumedSession(record: RunRecord, endedAt: string): RunRecord {
+  const sessions = record.resumed;
+  const last = sessions?.[sessions.length - 1];
+  if (!sessions || !last || last.ended_at !== null) return record;
+  return { ...record, resumed: [...sessions.slice(0, -1), { ...last, ended_at: endedAt }] };
+}
