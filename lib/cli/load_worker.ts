@@ -36,10 +36,12 @@ async function handle(request: WorkerRequest): Promise<unknown> {
     const report = await validateConfigFile(path, { root });
     return { ...report, kind: "config", cases: 0 } satisfies FileReport;
   }
+  // The target check's modules load while the file is validated.
+  const checker = request.check ? targetChecker(request.check) : undefined;
   const { targets, ...report } = await validateEvalFile(path, { root, verbose });
-  if (request.check && targets.length > 0) {
+  if (checker && targets.length > 0) {
     // Every case's target must exist in the targets file that applies, as `run` requires.
-    const diagnostics = await targetChecker(request.check)({ file: path, root, targets });
+    const diagnostics = await checker({ file: path, root, targets });
     report.diagnostics.push(...diagnostics);
     if (diagnostics.length > 0) report.valid = false;
   }
