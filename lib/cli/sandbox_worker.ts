@@ -88,7 +88,12 @@ export function startSandboxWorker(roots: string[]): Worker {
 export function prestartSandbox(
   args: readonly string[],
   cwd: string,
-  options: { alsoReadFlag?: string } = {},
+  options: {
+    /** A flag naming a file outside the root the sandbox may read too (`validate --targets`). */
+    alsoReadFlag?: string;
+    /** Told the permission roots of the worker started (for tests and diagnostics). */
+    onStart?: (roots: readonly string[]) => void;
+  } = {},
 ): () => void {
   const discard = () => {
     prestarted?.worker.terminate();
@@ -132,6 +137,7 @@ export function prestartSandbox(
       entry.failed = true;
     };
     prestarted = entry;
+    options.onStart?.(roots);
     return discard;
   } catch {
     return discard;
