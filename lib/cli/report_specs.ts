@@ -23,7 +23,7 @@ export const REPORT_OPTION: OptionSpec = {
   multiple: true,
   valueName: "FORMAT[:FILE]",
   description: "Also write a junit, markdown, html or json report (default FILE beside the " +
-    "results: <results>.junit.xml, .md, .html, .report.json); repeatable",
+    "results: <results>.junit.xml, .md, .html, .report.json)",
 };
 
 /** One `--report FORMAT[:FILE]`. */
