@@ -100,15 +100,20 @@ export async function invokeWithRetry(
   const policy = target.retry;
   for (let attempt = 0;; attempt++) {
     if (signal.aborted) throw interrupted(signal, attempt);
-    const timeout = new AbortController();
+    // One controller per attempt, aborted by the run's signal or the attempt's timer (a listener
+    // and a timer are much cheaper per call than `AbortSignal.any`).
+    const attemptAbort = new AbortController();
+    let timedOut = false;
     // a non-positive or non-finite timeout means "no per-attempt limit"
     const timer = timeoutMs > 0 && timeoutMs < 2 ** 31
-      ? setTimeout(
-        () => timeout.abort(new DOMException(`Timed out after ${timeoutMs} ms`, "TimeoutError")),
-        timeoutMs,
-      )
+      ? setTimeout(() => {
+        timedOut = true;
+        attemptAbort.abort(new DOMException(`Timed out after ${timeoutMs} ms`, "TimeoutError"));
+      }, timeoutMs)
       : undefined;
-    const attemptSignal = AbortSignal.any([signal, timeout.signal]);
+    const forward = () => attemptAbort.abort(signal.reason);
+    signal.addEventListener("abort", forward, { once: true });
+    const attemptSignal = attemptAbort.signal;
     let error: TargetError;
     try {
       const response = await raceAbort(
@@ -118,7 +123,7 @@ export async function invokeWithRetry(
       return { response, attempts: attempt + 1 };
     } catch (caught) {
       if (signal.aborted) throw interrupted(signal, attempt + 1);
-      error = timeout.signal.aborted
+      error = timedOut
         ? new TargetError(`Target '${target.name}' timed out after ${formatSeconds(timeoutMs)}`, {
           retryable: true,
           cause: caught,
@@ -126,6 +131,7 @@ export async function invokeWithRetry(
         : toTargetError(caught);
     } finally {
       clearTimeout(timer);
+      signal.removeEventListener("abort", forward);
     }
     if (attempt >= policy.maxRetries || !shouldRetry(error, policy)) {
       throw withAttempts(error, attempt + 1);
