@@ -173,10 +173,12 @@ export async function readSourceText(path: string, displayPath = path): Promise<
  * ```
  */
 export async function loadPatternEngineFor(text: string): Promise<void> {
-  if (!linearRegexLoaded() && (text.includes("regex") || text.includes("pattern"))) {
-    await loadLinearRegex();
-  }
+  // One regex scan is several times faster than two `includes` over a 1 MiB chunk.
+  if (!linearRegexLoaded() && MAY_HOLD_PATTERNS.test(text)) await loadLinearRegex();
 }
+
+/** Words of the keys and types that hold patterns. */
+const MAY_HOLD_PATTERNS = /regex|pattern/;
 
 /** File size from which the compiled case parser is worth building (about 5,000 cases). */
 const LARGE_FILE_BYTES = 2 * 1024 * 1024;
