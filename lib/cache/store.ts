@@ -13,6 +13,7 @@
 import { join } from "node:path";
 import type { OutputMessage, TokenUsage } from "../schema/result.ts";
 import { cacheKey, type CacheKeyMaterial, canonicalJson, isCacheKey } from "./key.ts";
+import { writeFileAtomic } from "../text/atomic_write.ts";
 
 /** Version of the entry format. */
 export const CACHE_ENTRY_VERSION = 1;
@@ -215,17 +216,7 @@ export function createCacheStore(options: CacheStoreOptions): CacheStore {
     await Deno.mkdir(folder, { recursive: true });
     const info = await Deno.lstat(folder);
     if (!info.isDirectory) throw new Error(`${folder} is not a folder (a link?)`);
-    const temp = join(
-      folder,
-      `.${name}.${Deno.pid}.${crypto.randomUUID().slice(0, 8)}.tmp`,
-    );
-    try {
-      await Deno.writeTextFile(temp, text, { createNew: true });
-      await Deno.rename(temp, join(folder, name));
-    } catch (e) {
-      await Deno.remove(temp).catch(() => {});
-      throw e;
-    }
+    await writeFileAtomic(join(folder, name), text);
   }
 
   async function readEntry(key: string): Promise<CacheLookup> {

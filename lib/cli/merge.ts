@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { dirname, resolve } from "node:path";
+import { resolve } from "node:path";
 import { renderSummary } from "../report/console.ts";
 import {
   formatResultsFile,
@@ -32,6 +32,7 @@ import { type Command, type CommandIO, type ParsedArgs, UsageError } from "./com
 import { commandInfo } from "./commands.ts";
 import { readResultsArg } from "./results_arg.ts";
 import { createPaint, createSourceReader, displayPath, renderDiagnostics } from "./render.ts";
+import { writeFileAtomic } from "../text/atomic_write.ts";
 
 const USAGE_HINT =
   "agentv merge shard-0.jsonl shard-1.jsonl ... -o all.jsonl (each with its .run.json beside it)";
@@ -122,15 +123,7 @@ async function expectedPairs(
 
 /** Writes the merged results file whole (a temporary file renamed over it), then its record. */
 async function writeMerged(path: string, merged: MergedRun): Promise<void> {
-  await Deno.mkdir(dirname(path), { recursive: true });
-  const tmp = `${path}.${Deno.pid}.tmp`;
-  try {
-    await Deno.writeTextFile(tmp, formatResultsFile(merged.rows));
-    await Deno.rename(tmp, path);
-  } catch (e) {
-    await Deno.remove(tmp).catch(() => {});
-    throw e;
-  }
+  await writeFileAtomic(path, formatResultsFile(merged.rows), { mkdir: true });
   writeRunRecord(runRecordPath(path), merged.record);
 }
 

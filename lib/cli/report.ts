@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { dirname, resolve } from "node:path";
+import { resolve } from "node:path";
 import { type HtmlCaseDetails, renderHtmlReport } from "../report/html/render_html_report.ts";
 import { renderJunitReport } from "../report/junit.ts";
 import { renderMarkdownReport } from "../report/markdown.ts";
@@ -20,6 +20,7 @@ import { commandInfo } from "./commands.ts";
 import { readResultsArg } from "./results_arg.ts";
 import { isReportFormat, REPORT_FORMATS, type ReportFormat } from "./report_specs.ts";
 import { createPaint, createSourceReader, displayPath, renderDiagnostics } from "./render.ts";
+import { writeFileAtomic } from "../text/atomic_write.ts";
 
 /** Options of {@link renderReport}. */
 export interface RenderReportOptions {
@@ -81,15 +82,7 @@ export function renderReport(
  * creating its folder.
  */
 export async function writeReportFile(path: string, text: string): Promise<void> {
-  await Deno.mkdir(dirname(path), { recursive: true });
-  const tmp = `${path}.${Deno.pid}.tmp`;
-  try {
-    await Deno.writeTextFile(tmp, text);
-    await Deno.rename(tmp, path);
-  } catch (e) {
-    await Deno.remove(tmp).catch(() => {});
-    throw e;
-  }
+  await writeFileAtomic(path, text, { mkdir: true });
 }
 
 /**

@@ -6,8 +6,9 @@
  *
  * @module
  */
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import type { RunPermissionRequest } from "../runner/run_permission.ts";
+import { writeFileAtomic } from "../text/atomic_write.ts";
 
 /** One trusted dataset root. */
 export interface TrustRecord {
@@ -76,10 +77,7 @@ export async function readTrustStore(path: string | undefined): Promise<TrustSto
 
 /** Writes the trust store (creating its folder), atomically via a temporary file. */
 export async function writeTrustStore(path: string, store: TrustStore): Promise<void> {
-  await Deno.mkdir(dirname(path), { recursive: true });
-  const temp = `${path}.${crypto.randomUUID()}.tmp`;
-  await Deno.writeTextFile(temp, JSON.stringify(store, null, 2) + "\n", { mode: 0o600 });
-  await Deno.rename(temp, path);
+  await writeFileAtomic(path, JSON.stringify(store, null, 2) + "\n", { mkdir: true, mode: 0o600 });
 }
 
 /**

@@ -13,6 +13,7 @@
 import type { ResultRow } from "../schema/result.ts";
 import type { RunOptionsRecord, RunRecord, RunTargetRecord } from "../schema/run_record.ts";
 import { parseResults } from "./read_results.ts";
+import { writeFileAtomic } from "../text/atomic_write.ts";
 
 /**
  * Whether a row of a run counts as finished when the run is resumed (see the module doc).
@@ -119,14 +120,7 @@ export async function prepareResumeFile(path: string): Promise<ResumeFileContent
     await Deno.truncate(path, bytes.length);
     return found;
   }
-  const temp = `${path}.${Deno.pid}.tmp`;
-  try {
-    await Deno.writeFile(temp, bytes);
-    await Deno.rename(temp, path);
-  } catch (e) {
-    await Deno.remove(temp).catch(() => {});
-    throw e;
-  }
+  await writeFileAtomic(path, bytes);
   return found;
 }
 

@@ -7,6 +7,7 @@
  */
 import denoJson from "../../deno.json" with { type: "json" };
 import { parseRunRecord, type RunRecord } from "../schema/run_record.ts";
+import { writeFileAtomicSync } from "../text/atomic_write.ts";
 
 /** The version of agentv (from `deno.json`), recorded as `agentv_version`. */
 export const AGENTV_VERSION: string = denoJson.version;
@@ -56,8 +57,6 @@ export async function sha256File(path: string): Promise<string> {
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-const encoder = new TextEncoder();
-
 /**
  * Writes a run record whole: to a temporary file beside it, then renamed over it, so the file
  * always holds a complete record (the previous one until the rename). Synchronous, so the end of
@@ -70,16 +69,7 @@ const encoder = new TextEncoder();
  * ```
  */
 export function writeRunRecord(path: string, record: RunRecord): void {
-  const temp = `${path}.${Deno.pid}.tmp`;
-  try {
-    Deno.writeFileSync(temp, encoder.encode(JSON.stringify(record, null, 2) + "\n"));
-    Deno.renameSync(temp, path);
-  } catch (e) {
-    try {
-      Deno.removeSync(temp);
-    } catch { /* never written */ }
-    throw e;
-  }
+  writeFileAtomicSync(path, JSON.stringify(record, null, 2) + "\n");
 }
 
 /** A run record that could not be read: not found, not JSON, or not a run record. */
