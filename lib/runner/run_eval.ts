@@ -10,7 +10,7 @@
 import { resolve } from "node:path";
 import { createRunRecorder } from "../report/recorder.ts";
 import { newRunId } from "../report/run_record.ts";
-import type { Diagnostic } from "../schema/eval_case.ts";
+import type { Diagnostic, EvalCase } from "../schema/eval_case.ts";
 import type { ResultRow } from "../schema/result.ts";
 import { createRedactor, type Redactor } from "../targets/redact.ts";
 import { blockedReason, noCaseCouldRun } from "./blocked_cases.ts";
@@ -237,6 +237,23 @@ export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
   const finish = (row: ResultRow) => {
     emit({ type: "case_finished", row, done: ++finished, total });
   };
+  // Every case starts with the same event. A case that does not run (its target cannot be used,
+  // or the budget is spent) ends at once with a row that says why.
+  const startCase = (evalCase: EvalCase, target: string) => {
+    const index = started++;
+    emit({
+      type: "case_started",
+      eval_id: evalCase.id,
+      dataset: evalCase.dataset,
+      target,
+      index,
+      total,
+    });
+  };
+  const notRun = ({ evalCase, trial }: PlannedCase, targetName: string, reason: string) => {
+    startCase(evalCase, targetName);
+    return blockedCaseRow(evalCase, { targetName, now, dryRun, runId, trial, reason });
+  };
   // A case whose row could not be handled (a listener threw) stops the run with that error.
   let crashed: { error: unknown } | undefined;
   const cannotWrite = () => recorder.writeFailure !== undefined || crashed !== undefined;
@@ -245,26 +262,7 @@ export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
     for (const job of jobs) {
       if (signal.aborted || cannotWrite()) break;
       if ("blocked" in job) {
-        const index = started++;
-        const { evalCase, targetName } = job;
-        emit({
-          type: "case_started",
-          eval_id: evalCase.id,
-          dataset: evalCase.dataset,
-          target: targetName,
-          index,
-          total,
-        });
-        finish(
-          blockedCaseRow(evalCase, {
-            targetName,
-            now,
-            dryRun,
-            runId,
-            trial: job.trial,
-            reason: blockedReason(job.blocked),
-          }),
-        );
+        finish(notRun(job, job.targetName, blockedReason(job.blocked)));
         continue;
       }
       const { binding } = job;
@@ -285,36 +283,14 @@ export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
         // The spend cap is reached (`--budget-usd`): the case is not started, its row says why.
         releaseSlot();
         releaseCap();
-        const { evalCase, trial } = job;
-        const targetName = binding.targetName;
-        const index = started++;
-        emit({
-          type: "case_started",
-          eval_id: evalCase.id,
-          dataset: evalCase.dataset,
-          target: targetName,
-          index,
-          total,
-        });
         budget.skipCase();
-        const reason = budget.reason!;
-        finish(
-          skippedRow(blockedCaseRow(evalCase, { targetName, now, dryRun, runId, trial, reason })),
-        );
+        finish(skippedRow(notRun(job, binding.targetName, budget.reason!)));
         continue;
       }
-      const index = started++;
       // Zero-latency targets can keep the whole run inside one microtask job; yield to the
       // event loop now and then so timers (progress, sampling) run and WeakRefs are released.
-      if (index > 0 && index % 256 === 0) await new Promise((r) => setTimeout(r, 0));
-      emit({
-        type: "case_started",
-        eval_id: job.evalCase.id,
-        dataset: job.evalCase.dataset,
-        target: binding.targetName,
-        index,
-        total,
-      });
+      if (started > 0 && started % 256 === 0) await new Promise((r) => setTimeout(r, 0));
+      startCase(job.evalCase, binding.targetName);
       const task = runCase(job.evalCase, {
         target: binding.target,
         targetName: binding.targetName,
