@@ -135,7 +135,7 @@ export {
 export type { CacheMode, RunConfigSettings } from "./lib/schema/config.ts";
 export { type Shard, shardOf } from "./lib/runner/plan.ts";
 export { type PriorRun, type PriorRunMode, readPriorRun } from "./lib/runner/resume.ts";
-export type { RunRecorderParent } from "./lib/report/resume_file.ts";
+export type { ResumeFileContent, RunRecorderParent } from "./lib/report/resume_file.ts";
 export {
   DEFAULT_TRIALS_GATE,
   gateVerdict,

@@ -28,6 +28,7 @@ import {
   endResumedSession,
   prepareResumeFile,
   resumedRecord,
+  type ResumeFileContent,
   type RunRecorderParent,
 } from "./resume_file.ts";
 
@@ -60,6 +61,8 @@ export interface RunRecorderOptions {
    * rows in the summary and updates this record (same run id, a new `resumed` session).
    */
   resume?: RunRecord;
+  /** What was read of the resumed results file (`readResumeFile`), so it is not read again. */
+  resumeFile?: ResumeFileContent;
   /** The run whose rows this one reruns (`--rerun-failed`, `--retry-errors`): recorded. */
   parent?: RunRecorderParent;
 }
@@ -201,7 +204,8 @@ export function createRunRecorder(options: RunRecorderOptions = {}): RunRecorder
       };
       runIdValue = runId;
       if (options.resultsPath === undefined) return filled;
-      const resumed = options.resume && await prepareResumeFile(options.resultsPath);
+      const resumed = options.resume &&
+        await prepareResumeFile(options.resultsPath, options.resumeFile);
       writer = await openResultsWriter(options.resultsPath, { append: resumed !== undefined });
       // The summary of a resumed run is over every row of the file, old and new.
       for (const row of resumed ? resumed.finished : []) {

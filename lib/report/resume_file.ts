@@ -43,6 +43,8 @@ export interface ResumeFileContent {
   keptText: string;
   /** Whether the file's text must change (a torn line or unfinished rows). */
   changes: boolean;
+  /** Whether {@link ResumeFileContent.keptText} starts the file: preparing it only cuts the end. */
+  prefix: boolean;
 }
 
 /**
@@ -93,13 +95,21 @@ function splitResumeText(text: string, file: string): ResumeFileContent {
     } else unfinished.push(row);
   }
   const keptText = kept.join("");
-  return { finished, unfinished, tornLine, keptText, changes: keptText !== text };
+  return {
+    finished,
+    unfinished,
+    tornLine,
+    keptText,
+    changes: keptText !== text,
+    prefix: text.startsWith(keptText),
+  };
 }
 
 /**
  * Makes a results file ready for a resumed run to append to: cuts a torn last line off (only a
  * truncation when nothing else changes) or, when unfinished rows must go, writes the kept lines
  * to a temporary file renamed over it, so the file is never half rewritten. Returns what it found.
+ * `found` is what {@link readResumeFile} read of it (the file is then not read again).
  *
  * @example
  * ```ts
@@ -111,16 +121,15 @@ function splitResumeText(text: string, file: string): ResumeFileContent {
  * await Deno.remove(path);
  * ```
  */
-export async function prepareResumeFile(path: string): Promise<ResumeFileContent> {
-  const text = await Deno.readTextFile(path);
-  const found = splitResumeText(text, path);
+export async function prepareResumeFile(
+  path: string,
+  found?: ResumeFileContent,
+): Promise<ResumeFileContent> {
+  found ??= await readResumeFile(path);
   if (!found.changes) return found;
   const bytes = new TextEncoder().encode(found.keptText);
-  if (text.startsWith(found.keptText)) {
-    await Deno.truncate(path, bytes.length);
-    return found;
-  }
-  await writeFileAtomic(path, bytes);
+  if (found.prefix) await Deno.truncate(path, bytes.length);
+  else await writeFileAtomic(path, bytes);
   return found;
 }
 

@@ -169,17 +169,10 @@ export interface TrialsAccumulator {
   finish(gate?: TrialsGate): TrialsSummary;
 }
 
-interface CaseAcc {
-  eval_id: string;
-  dataset: string;
-  target: string;
-  n: number;
-  passed: number;
-  errors: number;
-  mean: number;
-  /** Sum of squared deviations (Welford). */
-  m2: number;
-}
+/** A case's running statistics: the counts and mean of its stats, and Welford's sum of squares. */
+type CaseAcc =
+  & Pick<TrialCaseStats, "eval_id" | "dataset" | "target" | "n" | "passed" | "errors" | "mean">
+  & { m2: number };
 
 /**
  * Creates a trials accumulator: one small record per case (dataset, id and target), updated with

@@ -14,7 +14,11 @@
  */
 import { resolve } from "node:path";
 import { readResults } from "../report/read_results.ts";
-import { readResumeFile, type RunRecorderParent } from "../report/resume_file.ts";
+import {
+  readResumeFile,
+  type ResumeFileContent,
+  type RunRecorderParent,
+} from "../report/resume_file.ts";
 import { readRunRecord, RunRecordError, runRecordPath, sha256File } from "../report/run_record.ts";
 import type { ResultRow } from "../schema/result.ts";
 import { RESULT_OPTIONS, type RunOptionsRecord, type RunRecord } from "../schema/run_record.ts";
@@ -37,6 +41,8 @@ export interface PriorRun {
    * the ones to run (the others are left out).
    */
   pairs: Set<string>;
+  /** For `resume`: what was read of its results file (the recorder prepares it from this). */
+  file?: ResumeFileContent;
 }
 
 /**
@@ -118,10 +124,10 @@ export async function readPriorRun(
     });
   }
   let rows: ResultRow[];
+  let file: ResumeFileContent | undefined;
   try {
-    rows = mode === "resume"
-      ? (await readResumeFile(path)).finished
-      : (await readResults(path)).rows;
+    if (mode === "resume") rows = (file = await readResumeFile(path)).finished;
+    else rows = (await readResults(path)).rows;
   } catch (e) {
     throw new RunConfigError(`Cannot read the results file ${path}: ${(e as Error).message}`, {
       hint: `${flag} takes a results file written by agentv run`,
@@ -129,7 +135,7 @@ export async function readPriorRun(
     });
   }
   const pairs = mode === "resume" ? new Set(rows.map(pairKey)) : rerunPairs(rows, mode);
-  return { mode, resultsPath: path, record, pairs };
+  return { mode, resultsPath: path, record, pairs, ...(file ? { file } : {}) };
 }
 
 /**
@@ -222,9 +228,11 @@ export function priorDone(
  */
 export function priorRecorderOptions(
   prior: PriorRun | undefined,
-): { resume?: RunRecord; parent?: RunRecorderParent } {
+): { resume?: RunRecord; resumeFile?: ResumeFileContent; parent?: RunRecorderParent } {
   if (prior === undefined) return {};
-  if (prior.mode === "resume") return { resume: prior.record };
+  if (prior.mode === "resume") {
+    return { resume: prior.record, ...(prior.file ? { resumeFile: prior.file } : {}) };
+  }
   return {
     parent: {
       run_id: prior.record.run_id,
