@@ -77,6 +77,8 @@ export interface CommandInfo {
  * that `agentv --version` and `agentv --help` load no command (and no npm package).
  */
 export interface LazyCommand extends CommandInfo {
+  /** The command's module, relative to `lib/cli/` (e.g. `./run.ts`). */
+  module: string;
   /** Imports the command's module and returns the command. */
   load(): Promise<Command>;
   /**

@@ -1,13 +1,31 @@
 /**
  * The registry of agentv commands: what `agentv --help` lists, and where each command lives. A
  * command's module (and everything it imports: loader, runner, npm packages) is imported only
- * when that command runs, so `--version` and `--help` start as fast as Deno itself. The imports
- * are string literals, so `deno compile` still bundles every command.
+ * when that command runs, so `--version` and `--help` start as fast as Deno itself.
+ *
+ * The modules are imported by computed specifiers ({@link LazyCommand.module}), on purpose: Deno
+ * builds the module graph of every statically named import before the first line runs, dynamic
+ * ones included, and the commands' graph (some 200 modules) cost ~20 ms on every start-up, before
+ * the sandbox worker could start. The price is that `deno compile` does not find them by itself:
+ * the compile tasks `--include` each one (a test checks that every module here is included), and
+ * running from source needs read access to agentv's own files (`--allow-read`, as every task
+ * grants).
  *
  * @module
  */
-import type { CommandInfo, LazyCommand } from "./command.ts";
+import type { Command, CommandInfo, LazyCommand } from "./command.ts";
 import { prestartSandbox } from "./sandbox_worker.ts";
+
+/**
+ * The lazy part of a registry entry: `module` (beside this file) and a typed `load` that imports
+ * it and picks the command. `M` is the module's type (`typeof import(...)` is types only).
+ */
+function lazy<M>(module: string, pick: (m: M) => Command): Pick<LazyCommand, "module" | "load"> {
+  return {
+    module,
+    load: async () => pick(await import(new URL(module, import.meta.url).href) as M),
+  };
+}
 
 /** Every command, in the order `agentv --help` lists them. */
 export const COMMANDS: readonly LazyCommand[] = [
@@ -15,45 +33,45 @@ export const COMMANDS: readonly LazyCommand[] = [
     name: "run",
     aliases: ["eval"],
     summary: "Run eval cases against their targets, score them and write results",
-    load: async () => (await import("./run.ts")).runCommand,
+    ...lazy("./run.ts", (m: typeof import("./run.ts")) => m.runCommand),
     prestart: (args, cwd) => prestartSandbox(args, cwd),
   },
   {
     name: "validate",
     summary: "Check eval files, targets and config without running anything",
-    load: async () => (await import("./validate.ts")).validateCommand,
+    ...lazy("./validate.ts", (m: typeof import("./validate.ts")) => m.validateCommand),
     prestart: (args, cwd) => prestartSandbox(args, cwd, { alsoReadFlag: "targets" }),
   },
   {
     name: "compare",
     summary:
       "Compare two results files: wins, losses, verdict flips, and whether the change is real",
-    load: async () => (await import("./compare.ts")).compareCommand,
+    ...lazy("./compare.ts", (m: typeof import("./compare.ts")) => m.compareCommand),
   },
   {
     name: "report",
     summary: "Render a results file as JUnit XML, Markdown, HTML or JSON",
-    load: async () => (await import("./report.ts")).reportCommand,
+    ...lazy("./report.ts", (m: typeof import("./report.ts")) => m.reportCommand),
   },
   {
     name: "merge",
     summary: "Join the results of a sharded run (agentv run --shard i/n) into one results file",
-    load: async () => (await import("./merge.ts")).mergeCommand,
+    ...lazy("./merge.ts", (m: typeof import("./merge.ts")) => m.mergeCommand),
   },
   {
     name: "init",
     summary: "Start an agentv project: targets, config, an example eval file and a CI workflow",
-    load: async () => (await import("./init.ts")).initCommand,
+    ...lazy("./init.ts", (m: typeof import("./init.ts")) => m.initCommand),
   },
   {
     name: "trust",
     summary: "Allow the commands a dataset defines (code judge scripts, cli targets) to run",
-    load: async () => (await import("./trust.ts")).trustCommand,
+    ...lazy("./trust.ts", (m: typeof import("./trust.ts")) => m.trustCommand),
   },
   {
     name: "generate rubrics",
     summary: "Write rubrics derived from each case's expected_outcome into an eval file",
-    load: async () => (await import("./generate.ts")).generateCommand,
+    ...lazy("./generate.ts", (m: typeof import("./generate.ts")) => m.generateCommand),
   },
 ];
 

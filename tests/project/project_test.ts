@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import denoJson from "../../deno.json" with { type: "json" };
+import { COMMANDS } from "../../lib/cli/commands.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -46,6 +47,11 @@ Deno.test("main.ts validates fixtures with exactly the compile task's permission
       /--include lib\/evaluators\/module_judge_worker\.ts/,
       `${name} bundles the module judge worker`,
     );
+    // The registry imports command modules by computed specifiers, which compile cannot see.
+    for (const command of COMMANDS) {
+      const path = `lib/cli/${command.module.replace(/^\.\//, "")}`;
+      assert.ok(tasks[name].split(/\s+/).includes(path), `${name} must --include ${path}`);
+    }
   }
   const valid = await deno(["run", ...flags, "main.ts", "validate", "fixtures/cli/project"]);
   assert.equal(valid.code, 0, valid.stderr + valid.stdout);
