@@ -101,7 +101,7 @@ export class Sandbox {
     path: string,
     options: { verbose?: boolean; signal?: AbortSignal } = {},
   ): Promise<LoadedEvalFile> {
-    const outside = await this.#outsideRoot(path);
+    const outside = this.#outsideRoot(path);
     if (outside) throw new EvalLoadError(outside.message, [outside]);
     return await this.#call({ op: "load", kind: "eval", path, verbose: options.verbose }, options)
       .then((value) => value as LoadedEvalFile);
@@ -125,7 +125,7 @@ export class Sandbox {
         return { file: path, kind, valid: false, cases: 0, diagnostics: [checked.diagnostic] };
       }
     }
-    const outside = await this.#outsideRoot(path);
+    const outside = this.#outsideRoot(path);
     if (outside) return { file: path, kind, valid: false, cases: 0, diagnostics: [outside] };
     const value = await this.#call(
       {
@@ -144,8 +144,8 @@ export class Sandbox {
    * Starts the worker now (it starts on first use otherwise): the worker imports the loader on
    * its own thread, so a caller can start it first and import what it needs meanwhile.
    */
-  async start(): Promise<void> {
-    this.#realRoot ??= await realPathOr(this.root);
+  start(): void {
+    this.#realRoot ??= realPathOr(this.root);
     this.#start();
   }
 
@@ -159,10 +159,15 @@ export class Sandbox {
     this.close();
   }
 
-  /** A diagnostic when `path` (after resolving symlinks) is not inside the root. */
-  async #outsideRoot(path: string): Promise<Diagnostic | undefined> {
-    this.#realRoot ??= await realPathOr(this.root);
-    const real = await realPathOr(path);
+  /**
+   * A diagnostic when `path` (after resolving symlinks) is not inside the root. Synchronous on
+   * purpose: `load` and `validate` post their request before they return, so a caller that goes
+   * on to import a large module graph (`run` imports the runner while the files load; evaluating
+   * it holds this thread's event loop for ~200 ms) does not hold the request back.
+   */
+  #outsideRoot(path: string): Diagnostic | undefined {
+    this.#realRoot ??= realPathOr(this.root);
+    const real = realPathOr(path);
     if (isInside(path, this.root) && isInside(real, this.#realRoot)) return undefined;
     return {
       severity: "error",
@@ -328,12 +333,12 @@ function isInside(path: string, dir: string): boolean {
 }
 
 /** The real path, or (when it does not exist) the real path of its folder joined with the name. */
-async function realPathOr(path: string): Promise<string> {
+function realPathOr(path: string): string {
   try {
-    return await Deno.realPath(path);
+    return Deno.realPathSync(path);
   } catch {
     try {
-      return join(await Deno.realPath(dirname(path)), path.slice(dirname(path).length + 1));
+      return join(Deno.realPathSync(dirname(path)), path.slice(dirname(path).length + 1));
     } catch {
       return path;
     }

@@ -152,7 +152,7 @@ export async function validatePaths(
   };
   const lanes = Math.max(1, Math.min(MAX_PARALLEL_ROOTS, groups.length));
   try {
-    await Promise.all(groups.slice(0, lanes).map((g) => g.sandbox.start()));
+    for (const g of groups.slice(0, lanes)) g.sandbox.start();
     const queue = [...groups];
     await Promise.all(
       Array.from({ length: lanes }, async () => {

@@ -217,3 +217,26 @@ Deno.test("Sandbox reuses one worker for many files and stops on abort", async (
     sandbox.close();
   }
 });
+
+Deno.test("Sandbox posts a load or validate request before it returns to the caller", async () => {
+  // `run` imports the runner right after asking for its files; evaluating that module graph holds
+  // the event loop for a while, so a request still waiting on an async step would start late.
+  const { tmp, root, evalFile } = await escapeTree();
+  const posted: string[] = [];
+  const original = Worker.prototype.postMessage;
+  Worker.prototype.postMessage = function (this: Worker, message: unknown, ...rest: never[]) {
+    posted.push((message as { op: string }).op);
+    return original.call(this, message, ...rest);
+  };
+  using sandbox = new Sandbox(root);
+  try {
+    const loading = sandbox.load(evalFile).catch((e) => e);
+    const validating = sandbox.validate(evalFile);
+    assert.deepEqual(posted, ["load", "validate"]);
+    await Promise.all([loading, validating]);
+  } finally {
+    Worker.prototype.postMessage = original;
+    sandbox.close();
+    await Deno.remove(tmp, { recursive: true });
+  }
+});
