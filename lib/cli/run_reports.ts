@@ -180,7 +180,7 @@ async function caseLocator(
   for (const file of wanted) {
     try {
       const text = await Deno.readTextFile(file);
-      lines.set(file, locateCaseLines(text, extname(file) === ".jsonl" ? "jsonl" : "yaml"));
+      lines.set(file, await locateCaseLines(text, extname(file) === ".jsonl" ? "jsonl" : "yaml"));
     } catch {
       // The file changed or vanished since the run started: annotate without a line.
     }

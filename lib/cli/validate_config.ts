@@ -45,7 +45,7 @@ export async function validateConfigFile(
     diagnostics.push(read.diagnostic);
     return done();
   }
-  const parsed = parseYamlSource(read.text);
+  const parsed = await parseYamlSource(read.text);
   if (!parsed.ok) {
     for (const problem of parsed.errors) {
       diagnostics.push({

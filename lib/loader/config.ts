@@ -62,7 +62,7 @@ export async function loadGuidelineConfig(evalDir: string, root: string): Promis
     const { line, column, message } = read.diagnostic;
     return fail(message, line, column);
   }
-  const parsed = parseYamlSource(read.text);
+  const parsed = await parseYamlSource(read.text);
   if (!parsed.ok) {
     for (const e of parsed.errors) {
       diagnostics.push({

@@ -110,9 +110,9 @@ export function findScriptCommands(
   return out;
 }
 
-function scanYaml(file: string, text: string): DatasetCommand[] {
+async function scanYaml(file: string, text: string): Promise<DatasetCommand[]> {
   if (!text.includes("code_judge")) return [];
-  const parsed = parseYamlSource(text);
+  const parsed = await parseYamlSource(text);
   if (!parsed.ok) return [];
   const { source } = parsed;
   return findScriptCommands(source.value, { file, locate: (p) => source.locate(p) });
@@ -157,10 +157,13 @@ export async function scanEvalFileCommands(
   options: { root?: string } = {},
 ): Promise<CommandFile[]> {
   const out: CommandFile[] = [];
-  const add = async (path: string, scan: (text: string) => DatasetCommand[]) => {
+  const add = async (
+    path: string,
+    scan: (text: string) => DatasetCommand[] | Promise<DatasetCommand[]>,
+  ) => {
     const text = await readText(path, options.root);
     if (text === undefined) return;
-    const commands = scan(text);
+    const commands = await scan(text);
     if (commands.length > 0) out.push({ file: path, sha256: await sha256Hex(text), commands });
   };
   if (extname(file).toLowerCase() === ".jsonl") {
@@ -189,7 +192,7 @@ export async function scanTargetsFileCommands(
   const ext = extname(file).toLowerCase();
   const parsed = ext === ".jsonc" || ext === ".json"
     ? parseJsoncSource(read.text)
-    : parseYamlSource(read.text);
+    : await parseYamlSource(read.text);
   if (!parsed.ok) return undefined;
   const { value, locate } = parsed.source;
   const targets = (value as { targets?: unknown } | null)?.targets;

@@ -7,6 +7,7 @@
 import { basename, dirname, join } from "node:path";
 import type { Diagnostic, EvalCase } from "../schema/eval_case.ts";
 import {
+  jsonLineErrorColumn,
   type JsonlLine,
   locateInJsonLine,
   parseJsonLine,
@@ -54,7 +55,7 @@ export async function sidecarDefaults(
     }
     return { dataset: setup.stem || "eval", execution: {}, evaluator: "llm_judge" };
   }
-  const source = parseYamlOrThrow(await readSourceText(path, sidecarFile), sidecarFile);
+  const source = await parseYamlOrThrow(await readSourceText(path, sidecarFile), sidecarFile);
   const value = source.value ?? {};
   if (typeof value !== "object" || Array.isArray(value)) {
     throw EvalLoadError.from([{
@@ -77,20 +78,24 @@ export async function sidecarDefaults(
 /** A parsed JSONL line, or the file-level diagnostic for a malformed one. */
 export type ParsedLine = { value: object } | { diagnostic: Diagnostic };
 
-/** Parses one line; a syntax error or a non-object is a `Line N: Invalid JSON` diagnostic. */
-export function parseRecord(line: JsonlLine, file: string): ParsedLine {
+/**
+ * Parses one line; a syntax error or a non-object is a `Line N: Invalid JSON` diagnostic. Only a
+ * syntax error gives a promise (its column is found by a parser imported on first use), so a
+ * valid file is parsed without awaiting each line.
+ */
+export function parseRecord(line: JsonlLine, file: string): ParsedLine | Promise<ParsedLine> {
   const parsed = parseJsonLine(line.text);
   if (!parsed.ok) {
-    return {
+    return jsonLineErrorColumn(line.text).then((column) => ({
       diagnostic: {
         severity: "error",
         file,
         line: line.line,
-        column: parsed.column ?? 1,
+        column: column ?? 1,
         message:
           `Line ${line.line}: Invalid JSON - ${parsed.detail}; expected one JSON object per line; fix the JSON syntax on this line`,
       },
-    };
+    }));
   }
   const value = parsed.value;
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
@@ -171,7 +176,8 @@ export async function loadJsonlCases(
   const malformed: Diagnostic[] = [];
   for await (const lines of readJsonlLines(setup.absFile, setup.file)) {
     for (const line of lines) {
-      const parsed = parseRecord(line, setup.file);
+      const record = parseRecord(line, setup.file);
+      const parsed = record instanceof Promise ? await record : record;
       if ("diagnostic" in parsed) {
         malformed.push(parsed.diagnostic);
         continue;

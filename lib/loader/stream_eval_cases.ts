@@ -58,7 +58,8 @@ export async function* streamEvalCases(
   const ids = new CaseIds();
   for await (const lines of readJsonlLines(setup.absFile, setup.file, { chunkBytes: 64 * 1024 })) {
     for (const line of lines) {
-      const parsed = parseRecord(line, setup.file);
+      const record = parseRecord(line, setup.file);
+      const parsed = record instanceof Promise ? await record : record;
       if ("diagnostic" in parsed) throw EvalLoadError.from([parsed.diagnostic]);
       const pending = processRecord(parsed.value, line, { setup, defaults });
       const outcome = ids.check(

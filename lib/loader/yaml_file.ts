@@ -28,8 +28,8 @@ export interface LoadedCases {
  * Parses YAML text into a source with positions; throws {@link EvalLoadError} with the syntax
  * errors.
  */
-export function parseYamlOrThrow(text: string, file: string): YamlSource {
-  const parsed = parseYamlSource(text);
+export async function parseYamlOrThrow(text: string, file: string): Promise<YamlSource> {
+  const parsed = await parseYamlSource(text);
   if (!parsed.ok) {
     throw EvalLoadError.from(parsed.errors.map((e) => ({
       severity: "error" as const,
@@ -48,7 +48,7 @@ export async function loadYamlCases(
   report: (d: Diagnostic) => void,
 ): Promise<LoadedCases> {
   const { file } = setup;
-  const source = parseYamlOrThrow(await readSourceText(setup.absFile, file), file);
+  const source = await parseYamlOrThrow(await readSourceText(setup.absFile, file), file);
   const diagnostics: Diagnostic[] = [];
   const emit = (d: Diagnostic) => {
     diagnostics.push(d);

@@ -17,12 +17,15 @@ import { parseYamlSource } from "../source/yaml_source.ts";
  * import assert from "node:assert/strict";
  * import { locateCaseLines } from "./case_lines.ts";
  * const yaml = "evalcases:\n  - id: a\n    input: Hi\n  - input: Bye\n    id: b\n";
- * assert.deepEqual([...locateCaseLines(yaml, "yaml")], [["a", 2], ["b", 5]]);
+ * assert.deepEqual([...await locateCaseLines(yaml, "yaml")], [["a", 2], ["b", 5]]);
  * const jsonl = '{"id": "a"}\n\n{"id": "b"}\n';
- * assert.deepEqual([...locateCaseLines(jsonl, "jsonl")], [["a", 1], ["b", 3]]);
+ * assert.deepEqual([...await locateCaseLines(jsonl, "jsonl")], [["a", 1], ["b", 3]]);
  * ```
  */
-export function locateCaseLines(text: string, format: "yaml" | "jsonl"): Map<string, number> {
+export async function locateCaseLines(
+  text: string,
+  format: "yaml" | "jsonl",
+): Promise<Map<string, number>> {
   const lines = new Map<string, number>();
   if (format === "jsonl") {
     for (const { line, text: record } of splitJsonlLines(text)) {
@@ -37,7 +40,7 @@ export function locateCaseLines(text: string, format: "yaml" | "jsonl"): Map<str
     }
     return lines;
   }
-  const parsed = parseYamlSource(text);
+  const parsed = await parseYamlSource(text);
   if (!parsed.ok) return lines;
   const value = parsed.source.value;
   const cases = value !== null && typeof value === "object"

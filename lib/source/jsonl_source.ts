@@ -1,10 +1,12 @@
 /**
  * JSONL text → records with physical line numbers. JSON is parsed with the platform's
- * `JSON.parse`; `jsonc-parser` is used only when reporting an error, to find columns.
+ * `JSON.parse`, and positions inside a line are found by a small scanner here. `jsonc-parser`
+ * (a CommonJS package: importing it starts Deno's Node layer, tens of ms in a fresh worker) is
+ * imported only to place a syntax error, so a JSONL file without one never loads it.
  *
  * @module
  */
-import { findNodeAtLocation, parse as parseLoose, type ParseError, parseTree } from "jsonc-parser";
+import type { ParseError } from "jsonc-parser";
 import type { Position } from "./decode.ts";
 import type { PathKey } from "./yaml_source.ts";
 
@@ -51,35 +53,50 @@ export function* splitJsonlLines(text: string, firstLine = 1): Generator<JsonlLi
 /** The result of {@link parseJsonLine}. */
 export type JsonLineResult =
   | { ok: true; value: unknown }
-  | { ok: false; detail: string; column?: number };
+  | { ok: false; detail: string };
 
 /**
- * Parses one JSONL line. On failure, `detail` is the parser's own message and `column` the
- * 1-based column of the first syntax error.
+ * Parses one JSONL line. On failure, `detail` is the parser's own message; the column of the
+ * error is {@link jsonLineErrorColumn}'s to find.
  *
  * @example
  * ```ts
- * parseJsonLine('{"a": 1 "b": 2}'); // { ok: false, detail: "Expected ',' or '}' ...", column: 9 }
+ * parseJsonLine('{"a": 1 "b": 2}'); // { ok: false, detail: "Expected ',' or '}' ..." }
  * ```
  */
 export function parseJsonLine(text: string): JsonLineResult {
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch (e) {
-    const errors: ParseError[] = [];
-    try {
-      parseLoose(text, errors, { allowTrailingComma: false, disallowComments: true });
-    } catch {
-      // positions are best effort
-    }
-    const column = errors.length > 0 ? errors[0].offset + 1 : undefined;
-    return { ok: false, detail: e instanceof Error ? e.message : String(e), column };
+    return { ok: false, detail: e instanceof Error ? e.message : String(e) };
   }
 }
 
 /**
- * Column (1-based) of the value at `path` inside one JSON line; the parent's column when the
- * path does not exist; with `key: true`, the column of the property name.
+ * The 1-based column of the first syntax error in one JSON line (as `jsonc-parser` finds it,
+ * imported on first use), or `undefined` when there is none.
+ *
+ * @example
+ * ```ts
+ * await jsonLineErrorColumn('{"a": 1 "b": 2}'); // 9
+ * ```
+ */
+export async function jsonLineErrorColumn(text: string): Promise<number | undefined> {
+  const { parse } = await import("jsonc-parser");
+  const errors: ParseError[] = [];
+  try {
+    parse(text, errors, { allowTrailingComma: false, disallowComments: true });
+  } catch {
+    return undefined; // positions are best effort
+  }
+  return errors.length > 0 ? errors[0].offset + 1 : undefined;
+}
+
+/**
+ * Column (1-based, UTF-16 code units) of the value at `path` inside one JSON line; the column
+ * of the deepest part of the path that exists when the rest does not; with `key: true`, the
+ * column of the property name. Where a key appears twice, the first is found. `undefined` for
+ * a blank line.
  *
  * @example
  * ```ts
@@ -91,17 +108,123 @@ export function locateInJsonLine(
   path: readonly PathKey[],
   options: { key?: boolean } = {},
 ): number | undefined {
-  const root = parseTree(text);
-  if (!root) return undefined;
-  for (let n = path.length; n >= 0; n--) {
-    const node = findNodeAtLocation(root, path.slice(0, n) as PathKey[]);
-    if (!node) continue;
-    if (options.key && n === path.length && node.parent?.type === "property") {
-      return node.parent.offset + 1;
-    }
-    return node.offset + 1;
+  let node = skipSpace(text, 0);
+  if (node >= text.length) return undefined;
+  let keyAt = -1;
+  for (const segment of path) {
+    const found = typeof segment === "string"
+      ? findProperty(text, node, segment)
+      : findElement(text, node, segment);
+    if (found === undefined) return node + 1;
+    node = found.value;
+    keyAt = found.key;
   }
-  return root.offset + 1;
+  return options.key && path.length > 0 && keyAt !== -1 ? keyAt + 1 : node + 1;
+}
+
+/** The property `name` of the object at `at`: where its key and its value start. */
+function findProperty(
+  text: string,
+  at: number,
+  name: string,
+): { key: number; value: number } | undefined {
+  if (text.charCodeAt(at) !== 123 /* { */) return undefined;
+  let i = skipSpace(text, at + 1);
+  while (i < text.length && text.charCodeAt(i) === 34 /* " */) {
+    const key = i;
+    const keyEnd = skipString(text, i);
+    if (keyEnd === -1) return undefined;
+    i = skipSpace(text, keyEnd);
+    if (text.charCodeAt(i) !== 58 /* : */) return undefined;
+    const value = skipSpace(text, i + 1);
+    if (keyText(text, key, keyEnd) === name) return { key, value };
+    const end = skipValue(text, value);
+    if (end === -1) return undefined;
+    i = skipSpace(text, end);
+    if (text.charCodeAt(i) !== 44 /* , */) return undefined;
+    i = skipSpace(text, i + 1);
+  }
+  return undefined;
+}
+
+/** Element `index` of the array at `at`: where it starts (an element has no key). */
+function findElement(
+  text: string,
+  at: number,
+  index: number,
+): { key: number; value: number } | undefined {
+  if (text.charCodeAt(at) !== 91 /* [ */) return undefined;
+  let i = skipSpace(text, at + 1);
+  if (text.charCodeAt(i) === 93 /* ] */) return undefined;
+  for (let n = 0; i < text.length; n++) {
+    if (n === index) return { key: -1, value: i };
+    const end = skipValue(text, i);
+    if (end === -1) return undefined;
+    i = skipSpace(text, end);
+    if (text.charCodeAt(i) !== 44 /* , */) return undefined;
+    i = skipSpace(text, i + 1);
+  }
+  return undefined;
+}
+
+/** The key whose quoted text spans `start..end` (escapes decoded only when there are some). */
+function keyText(text: string, start: number, end: number): string | undefined {
+  const raw = text.slice(start + 1, end - 1);
+  if (!raw.includes("\\")) return raw;
+  try {
+    return JSON.parse(text.slice(start, end)) as string;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The index after the JSON value starting at `at`, or -1 when it is not well formed. */
+function skipValue(text: string, at: number): number {
+  const c = text.charCodeAt(at);
+  if (c === 34 /* " */) return skipString(text, at);
+  if (c === 123 /* { */ || c === 91 /* [ */) {
+    // Brackets balance in valid JSON once strings are skipped.
+    let depth = 0;
+    for (let i = at; i < text.length; i++) {
+      const d = text.charCodeAt(i);
+      if (d === 34) {
+        i = skipString(text, i) - 1;
+        if (i < 0) return -1;
+      } else if (d === 123 || d === 91) depth++;
+      else if (d === 125 /* } */ || d === 93 /* ] */) {
+        if (--depth === 0) return i + 1;
+      }
+    }
+    return -1;
+  }
+  // A number or a literal: up to the next delimiter.
+  let i = at;
+  while (i < text.length && !DELIMITERS.has(text.charCodeAt(i))) i++;
+  return i > at ? i : -1;
+}
+
+/** Characters that end a number or literal: `,` `}` `]` and JSON whitespace. */
+const DELIMITERS = new Set([44, 125, 93, 32, 9, 10, 13]);
+
+/** The index after the string starting (at its quote) at `at`, or -1 when it is unterminated. */
+function skipString(text: string, at: number): number {
+  for (let i = at + 1; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 92 /* \ */) i++;
+    else if (c === 34 /* " */) return i + 1;
+  }
+  return -1;
+}
+
+/** The index of the first non-whitespace character from `at`. */
+function skipSpace(text: string, at: number): number {
+  let i = at;
+  while (i < text.length) {
+    const c = text.charCodeAt(i);
+    if (c !== 32 && c !== 9 && c !== 10 && c !== 13) break;
+    i++;
+  }
+  return i;
 }
 
 /** Position helper: the line of a JSONL record plus a column inside it. */

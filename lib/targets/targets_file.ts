@@ -222,7 +222,7 @@ async function readAndCheck(
   const ext = extname(path).toLowerCase();
   const parsed: YamlParseResult = ext === ".jsonc" || ext === ".json"
     ? parseJsoncSource(read.text)
-    : parseYamlSource(read.text);
+    : await parseYamlSource(read.text);
   if (!parsed.ok) {
     return {
       diagnostics: parsed.errors.map((e) => ({

@@ -51,8 +51,8 @@ Deno.test("corpus: the compiled fast parser and the full schema give the same ou
     const text = await Deno.readTextFile(`${corpus}agentv-examples/${file}`);
     const raws: unknown[] = file.endsWith(".jsonl")
       ? [...splitJsonlLines(text)].map((l) => JSON.parse(l.text))
-      : (() => {
-        const r = parseYamlSource(text);
+      : await (async () => {
+        const r = await parseYamlSource(text);
         assert.ok(r.ok);
         return (r.source.value as { evalcases: unknown[] }).evalcases;
       })();

@@ -94,8 +94,8 @@ Deno.test("evalFileJsonSchema equals the committed schema and validates the corp
   assert.equal(typeof schema.$schema, "string");
   // YAML parsed through the loader's own file: cases as plain JSON values
   const { parseYamlSource } = await import("../../lib/source/yaml_source.ts");
-  const parse = (text: string) => {
-    const parsed = parseYamlSource(text);
+  const parse = async (text: string) => {
+    const parsed = await parseYamlSource(text);
     assert.ok(parsed.ok);
     return parsed.source.value;
   };
@@ -110,7 +110,7 @@ Deno.test("evalFileJsonSchema equals the committed schema and validates the corp
   await walk(CORPUS);
   let checked = 0;
   for (const file of files) {
-    const value = parse(await Deno.readTextFile(file)) as Record<string, unknown> | null;
+    const value = await parse(await Deno.readTextFile(file)) as Record<string, unknown> | null;
     if (!value || !("evalcases" in value)) continue; // sidecars and settings
     assert.deepEqual(validateSchema(schema, value), [], file);
     checked++;
@@ -119,22 +119,25 @@ Deno.test("evalFileJsonSchema equals the committed schema and validates the corp
   // and it rejects what the loader rejects
   const bad = (extra: string) => parse("evalcases:\n" + yamlCase("a", extra));
   assert.notDeepEqual(
-    validateSchema(schema, bad("    evaluators: [{ type: contains, value: x, weight: -1 }]\n")),
-    [],
-  );
-  assert.notDeepEqual(
     validateSchema(
       schema,
-      bad("    evaluators: [{ type: tool_trajectory, mode: sometimes, expected: [] }]\n"),
+      await bad("    evaluators: [{ type: contains, value: x, weight: -1 }]\n"),
     ),
     [],
   );
   assert.notDeepEqual(
     validateSchema(
       schema,
-      parse("evalcases:\n  - id: a\n    expected_outcome: G\n    input: 42\n"),
+      await bad("    evaluators: [{ type: tool_trajectory, mode: sometimes, expected: [] }]\n"),
     ),
     [],
   );
-  assert.deepEqual(validateSchema(schema, bad("")), []);
+  assert.notDeepEqual(
+    validateSchema(
+      schema,
+      await parse("evalcases:\n  - id: a\n    expected_outcome: G\n    input: 42\n"),
+    ),
+    [],
+  );
+  assert.deepEqual(validateSchema(schema, await bad("")), []);
 });

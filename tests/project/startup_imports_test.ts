@@ -106,6 +106,14 @@ Deno.test("every registry entry loads the command it lists, with the same name a
   }
 });
 
+Deno.test("the sandbox worker imports yaml and jsonc-parser only when a file needs them", async () => {
+  // Both are CommonJS packages: the first one imported starts Deno's Node layer and CommonJS
+  // loader (~50 ms in a fresh worker), which a JSONL dataset without a YAML sidecar never needs.
+  const { edges } = await staticGraph("lib/cli/load_worker.ts");
+  const commonJs = edges.filter((e) => /-> npm:\/?(yaml|jsonc-parser)@/.test(e));
+  assert.deepEqual(commonJs, [], `import them on first use instead:\n${commonJs.join("\n")}`);
+});
+
 Deno.test("the sandbox worker loads the regex engine only for files that hold patterns", async () => {
   // The engine (re2js) is a large module: a file without `regex`/`pattern` never needs it.
   const { edges } = await staticGraph("lib/cli/load_worker.ts");

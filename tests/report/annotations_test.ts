@@ -100,7 +100,7 @@ Deno.test("renderAnnotations() stops at max and says how many more failed", () =
   assert.match(commands[3]?.message ?? "", /^2 more failed cases/);
 });
 
-Deno.test("locateCaseLines() finds each case's id line in YAML and its record line in JSONL", () => {
+Deno.test("locateCaseLines() finds each case's id line in YAML and its record line in JSONL", async () => {
   const yaml = [
     "# comment",
     "dataset: d",
@@ -114,8 +114,15 @@ Deno.test("locateCaseLines() finds each case's id line in YAML and its record li
     "  - id: first",
     "    input: duplicate",
   ].join("\n");
-  assert.deepEqual(Object.fromEntries(locateCaseLines(yaml, "yaml")), { first: 4, second: 9 });
+  assert.deepEqual(Object.fromEntries(await locateCaseLines(yaml, "yaml")), {
+    first: 4,
+    second: 9,
+  });
   const jsonl = '{"id": "a"}\r\n\n{"id": "b", "input": "x"}\nnot json\n{"id": 7}\n';
-  assert.deepEqual(Object.fromEntries(locateCaseLines(jsonl, "jsonl")), { a: 1, b: 3, "7": 5 });
-  assert.equal(locateCaseLines("evalcases: [", "yaml").size, 0);
+  assert.deepEqual(Object.fromEntries(await locateCaseLines(jsonl, "jsonl")), {
+    a: 1,
+    b: 3,
+    "7": 5,
+  });
+  assert.equal((await locateCaseLines("evalcases: [", "yaml")).size, 0);
 });

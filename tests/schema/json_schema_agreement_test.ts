@@ -65,7 +65,7 @@ async function schemaVerdict(file: string): Promise<{ valid: boolean; why: strin
     const sidecar = join(dirname(file), basename(file, ".jsonl") + ".yaml");
     const problems: string[] = [];
     try {
-      const parsed = parseYamlSource(await Deno.readTextFile(sidecar));
+      const parsed = await parseYamlSource(await Deno.readTextFile(sidecar));
       if (!parsed.ok) problems.push("sidecar: YAML syntax");
       else if (!sidecarSchema(parsed.source.value)) {
         problems.push(`sidecar: ${JSON.stringify(sidecarSchema.errors)}`);
@@ -89,7 +89,7 @@ async function schemaVerdict(file: string): Promise<{ valid: boolean; why: strin
     }
     return { valid: problems.length === 0, why: problems.join("; ") };
   }
-  const parsed = parseYamlSource(text);
+  const parsed = await parseYamlSource(text);
   if (!parsed.ok) return { valid: false, why: "YAML syntax" };
   const valid = evalSchema(parsed.source.value);
   return { valid, why: valid ? "" : JSON.stringify(evalSchema.errors) };

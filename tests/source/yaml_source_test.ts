@@ -1,4 +1,4 @@
-/** parseYamlSource(): values with positions; bounded aliases; syntax errors with positions. */
+/** await parseYamlSource(): values with positions; bounded aliases; syntax errors with positions. */
 import assert from "node:assert/strict";
 import { parseYamlSource } from "../../lib/source/yaml_source.ts";
 
@@ -10,8 +10,8 @@ const text = `evalcases:
   - id: b
 `;
 
-Deno.test("locate() finds nodes, keys, and the parent of a missing key", () => {
-  const r = parseYamlSource(text);
+Deno.test("locate() finds nodes, keys, and the parent of a missing key", async () => {
+  const r = await parseYamlSource(text);
   assert.ok(r.ok);
   const { source } = r;
   assert.deepEqual(source.locate(["evalcases", 0, "evaluators", 0, "weight"]), {
@@ -29,21 +29,21 @@ Deno.test("locate() finds nodes, keys, and the parent of a missing key", () => {
   });
 });
 
-Deno.test("YAML 1.2 core schema: dates and yes/no stay strings; duplicate keys are errors", () => {
-  const r = parseYamlSource("a: 2025-01-01\nb: yes\n");
+Deno.test("YAML 1.2 core schema: dates and yes/no stay strings; duplicate keys are errors", async () => {
+  const r = await parseYamlSource("a: 2025-01-01\nb: yes\n");
   assert.ok(r.ok);
   assert.deepEqual(r.source.value, { a: "2025-01-01", b: "yes" });
-  const dup = parseYamlSource("a: 1\na: 2\n");
+  const dup = await parseYamlSource("a: 1\na: 2\n");
   assert.ok(!dup.ok);
   assert.equal(dup.errors[0].position?.line, 2);
 });
 
-Deno.test("syntax errors carry positions; aliases are capped", () => {
-  const r = parseYamlSource("a: [1, 2\nb: 3\n");
+Deno.test("syntax errors carry positions; aliases are capped", async () => {
+  const r = await parseYamlSource("a: [1, 2\nb: 3\n");
   assert.ok(!r.ok);
   assert.ok(r.errors[0].position);
-  const aliases = parseYamlSource("a: &x [1]\nb: [*x, *x, *x]\n", { maxAliasCount: 2 });
+  const aliases = await parseYamlSource("a: &x [1]\nb: [*x, *x, *x]\n", { maxAliasCount: 2 });
   assert.ok(!aliases.ok);
   assert.match(aliases.errors[0].message, /aliases expand too much/);
-  assert.ok(parseYamlSource("a: &x [1]\nb: [*x, *x, *x]\n").ok);
+  assert.ok((await parseYamlSource("a: &x [1]\nb: [*x, *x, *x]\n")).ok);
 });

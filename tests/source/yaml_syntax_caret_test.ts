@@ -5,39 +5,43 @@ import { parseYamlSource } from "../../lib/source/yaml_source.ts";
 import { tempTree } from "../_helpers/temp_tree.ts";
 import { createBufferIO, normalize } from "../cli/_buffer_io.ts";
 
-function firstError(text: string) {
-  const r = parseYamlSource(text);
+async function firstError(text: string) {
+  const r = await parseYamlSource(text);
   assert.ok(!r.ok, "expected a syntax error");
   return r.errors[0];
 }
 
 const TAIL = "  - id: two\n    expected_outcome: y\n    input: hi\n";
 
-Deno.test("an unclosed double quote is reported at the opening quote, not at the end of the file", () => {
-  const e = firstError(`evalcases:\n  - id: "one\n    expected_outcome: x\n${TAIL}`);
+Deno.test("an unclosed double quote is reported at the opening quote, not at the end of the file", async () => {
+  const e = await firstError(`evalcases:\n  - id: "one\n    expected_outcome: x\n${TAIL}`);
   assert.match(e.message, /Missing closing "quote/);
   assert.deepEqual(e.position, { line: 2, column: 9 });
 });
 
-Deno.test("an unclosed single quote (with an escaped '' inside) is reported at the opening quote", () => {
-  const e = firstError(`evalcases:\n  - id: one\n    input: 'it''s\n${TAIL}`);
+Deno.test("an unclosed single quote (with an escaped '' inside) is reported at the opening quote", async () => {
+  const e = await firstError(`evalcases:\n  - id: one\n    input: 'it''s\n${TAIL}`);
   assert.deepEqual(e.position, { line: 3, column: 12 });
 });
 
-Deno.test("an over-indented line is reported at that line, not at the value before it", () => {
+Deno.test("an over-indented line is reported at that line, not at the value before it", async () => {
   const text = `evalcases:\n  - id: one\n    expected_outcome: x\n      input: hi\n${TAIL}`;
-  const r = parseYamlSource(text);
+  const r = await parseYamlSource(text);
   assert.ok(!r.ok);
   for (const e of r.errors) assert.deepEqual(e.position, { line: 4, column: 7 }, e.message);
 });
 
-Deno.test("an under-indented line is reported at its first character", () => {
-  const e = firstError(`evalcases:\n  - id: one\n    expected_outcome: x\n   input: hi\n${TAIL}`);
+Deno.test("an under-indented line is reported at its first character", async () => {
+  const e = await firstError(
+    `evalcases:\n  - id: one\n    expected_outcome: x\n   input: hi\n${TAIL}`,
+  );
   assert.deepEqual(e.position, { line: 4, column: 4 });
 });
 
-Deno.test("an unclosed flow list is reported at its opening bracket", () => {
-  const e = firstError("evalcases:\n  - id: one\n    input: [a, b\n    expected_outcome: x\n");
+Deno.test("an unclosed flow list is reported at its opening bracket", async () => {
+  const e = await firstError(
+    "evalcases:\n  - id: one\n    input: [a, b\n    expected_outcome: x\n",
+  );
   assert.deepEqual(e.position, { line: 3, column: 12 });
 });
 
