@@ -1,6 +1,7 @@
 /**
- * Explicit types of normalised evaluator configurations. They mirror the zod schemas in
- * `evaluator.ts` (checked at compile time there), because published types may not be inferred.
+ * Explicit types of normalised evaluator configurations. They mirror the zod schemas of
+ * `evaluator.ts` and the modules it re-exports (checked at compile time beside each schema),
+ * because published types may not be inferred.
  *
  * @module
  */
