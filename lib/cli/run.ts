@@ -15,6 +15,7 @@ import { type Command, type CommandIO, type ParsedArgs, UsageError } from "./com
 import { commandInfo } from "./commands.ts";
 import { parseReportSpecs, REPORT_OPTION, type ReportSpec } from "./report_specs.ts";
 import { type LoadedEvalFile, Sandbox, sandboxRoot } from "./sandbox.ts";
+import { loadYamlParser } from "../source/yaml_source.ts";
 import { parseShardArg, type ShardArg } from "./shard_arg.ts";
 import { CACHE_OPTIONS, type CacheArgs, parseCacheArgs } from "./cache_args.ts";
 import {
@@ -207,6 +208,9 @@ async function run(args: ParsedArgs, io: CommandIO): Promise<number> {
     for (const { sandbox, loads } of roots.values()) {
       Promise.allSettled(loads).then(() => sandbox.close());
     }
+    // The targets file is parsed on this thread once the files are loaded: the YAML parser (a
+    // CommonJS package, tens of ms to import) loads now, while the workers load the files.
+    loadYamlParser().catch(() => {});
     const { executeRun } = await import("./run_execute.ts");
     return await executeRun(opts, inputs, io);
   } finally {

@@ -70,6 +70,9 @@ export async function runInputs(
   return [...inputs].map(([path, what]) => ({ path, what }));
 }
 
+/** Keys whose strings name files in an evaluator config. */
+const FILE_KEYS = new Set(["prompt", "module", "script"]);
+
 /** Strings an evaluator config may name files with (`prompt`, `module`, `script`), members too. */
 function evaluatorFiles(value: unknown, found: string[] = [], depth = 0): string[] {
   if (depth > 20 || value === null || typeof value !== "object") return found;
@@ -77,8 +80,10 @@ function evaluatorFiles(value: unknown, found: string[] = [], depth = 0): string
     for (const item of value) evaluatorFiles(item, found, depth + 1);
     return found;
   }
-  for (const [key, item] of Object.entries(value)) {
-    if (["prompt", "module", "script"].includes(key)) {
+  const record = value as Record<string, unknown>;
+  for (const key in record) {
+    const item = record[key];
+    if (FILE_KEYS.has(key)) {
       for (const text of Array.isArray(item) ? item : [item]) {
         // a shell string names its files as words: `python3 judges/check.py`
         if (typeof text === "string" && text !== "" && !text.includes("\n")) {
@@ -107,10 +112,15 @@ export async function refuseOutputOverInput(
 ): Promise<void> {
   const target = resolve(out);
   const outInfo = await Deno.stat(target).catch(() => undefined);
-  for (const input of inputs) {
+  // An existing results file may be an input under another name (a link): the inputs are
+  // stat'ed at once, not one after another (this runs before the first case).
+  const infos = outInfo?.isFile
+    ? await Promise.all(inputs.map((input) => Deno.stat(input.path).catch(() => undefined)))
+    : [];
+  for (const [index, input] of inputs.entries()) {
     let same = input.path === target;
     if (!same && outInfo?.isFile) {
-      const info = await Deno.stat(input.path).catch(() => undefined);
+      const info = infos[index];
       same = info !== undefined && info.ino !== null && info.ino === outInfo.ino &&
         info.dev === outInfo.dev;
     }

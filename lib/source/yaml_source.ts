@@ -44,8 +44,22 @@ export interface YamlSourceOptions {
   maxAliasCount?: number;
 }
 
-/** The `yaml` package, once {@link parseYamlSource} has imported it. */
+/** The `yaml` package, once {@link loadYamlParser} has imported it. */
 let yamlPackage: typeof import("yaml") | undefined;
+
+/**
+ * Imports `npm:yaml` (once). {@link parseYamlSource} does it on its first call; a caller that
+ * will parse YAML later may start it early, while it waits for something else.
+ *
+ * @example
+ * ```ts
+ * const loading = loadYamlParser(); // overlaps with other work
+ * await loading;
+ * ```
+ */
+export async function loadYamlParser(): Promise<typeof import("yaml")> {
+  return yamlPackage ??= await import("yaml");
+}
 
 /**
  * Parses YAML text (YAML 1.2 core schema, duplicate keys refused) into values with positions.
@@ -62,8 +76,8 @@ export async function parseYamlSource(
   text: string,
   options: YamlSourceOptions = {},
 ): Promise<YamlParseResult> {
-  yamlPackage ??= await import("yaml");
-  const { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument } = yamlPackage;
+  const { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument } = yamlPackage ??
+    await loadYamlParser();
   const lineCounter = new LineCounter();
   const position = (offset: number | undefined): Position | undefined => {
     if (offset === undefined) return undefined;
