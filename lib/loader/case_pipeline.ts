@@ -134,7 +134,8 @@ export function processCase(
  * the same id is rejected (two rows with one id cannot be told apart, nor compared across runs).
  */
 export class CaseIds {
-  #first = new Map<string, string>();
+  /** Where each id was first seen: a line number, or a label when the line is unknown. */
+  #first = new Map<string, number | string>();
 
   /** `outcome` unchanged, or without its case and with an error when the id was seen before. */
   check(outcome: CaseOutcome, location: CaseLocation): CaseOutcome {
@@ -144,7 +145,8 @@ export class CaseIds {
     if (first === undefined) {
       // Locating a key in a JSONL line parses it again: only YAML cases (cheap) are located here.
       const line = location.line ?? location.locate(["id"], false)?.line;
-      this.#first.set(evalCase.id, line !== undefined ? `line ${line}` : location.label);
+      // The line, not a message: a string per case would cost ~0.5 µs each on 100,000 cases.
+      this.#first.set(evalCase.id, line ?? location.label);
       return outcome;
     }
     const position = location.locate(["id"], false);
@@ -153,8 +155,9 @@ export class CaseIds {
       file: location.file,
       ...(position ? { line: position.line, column: position.column } : {}),
       path: formatPath([...location.pathPrefix, "id"]),
-      message:
-        `${location.label}: duplicate case id '${evalCase.id}' (first used at ${first}); expected ids unique within the file; rename one of the cases; this one is skipped`,
+      message: `${location.label}: duplicate case id '${evalCase.id}' (first used at ${
+        typeof first === "number" ? `line ${first}` : first
+      }); expected ids unique within the file; rename one of the cases; this one is skipped`,
     };
     return { diagnostics: [...outcome.diagnostics, diagnostic] };
   }
