@@ -163,12 +163,23 @@ export class CaseIds {
   }
 }
 
+/** The two paths a case site names, formatted once (a JSONL case's paths have no prefix). */
+const TARGET_PATH: readonly PathKey[] = ["execution", "target"];
+const ID_PATH: readonly PathKey[] = ["id"];
+const TARGET_SITE = formatPath(TARGET_PATH);
+const ID_SITE = formatPath(ID_PATH);
+
 /** Where a case names its target: its `execution.target`, else its `id`. */
 function caseSite(record: Record<string, unknown>, location: CaseLocation): CaseSite {
   const execution = record.execution as Record<string, unknown> | undefined;
   const ownTarget = typeof execution?.target === "string";
-  const path: PathKey[] = ownTarget ? ["execution", "target"] : ["id"];
-  const site = { path: formatPath([...location.pathPrefix, ...path]), ownTarget };
+  const path = ownTarget ? TARGET_PATH : ID_PATH;
+  const formatted = location.pathPrefix.length > 0
+    ? formatPath([...location.pathPrefix, ...path])
+    : ownTarget
+    ? TARGET_SITE
+    : ID_SITE;
+  const site = { path: formatted, ownTarget };
   // A JSONL case's line is known; its column would cost a second parse of the line, so it is
   // found only for a site a message points at (`locateJsonlSites`).
   if (location.line !== undefined) return { line: location.line, ...site };
