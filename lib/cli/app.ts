@@ -162,7 +162,7 @@ async function reportError(
     import("../text/escape_control.ts"),
     import("./render.ts"),
   ]);
-  const { createPaint, createSourceReader, renderDiagnostics } = render;
+  const { createPaint, renderDiagnosticsFor } = render;
   const paint = createPaint(io.color);
   const prefix = paint.red(paint.bold("error"));
   if (error instanceof UsageError) {
@@ -173,11 +173,7 @@ async function reportError(
     return 2;
   }
   if (error instanceof EvalLoadError) {
-    const rendered = renderDiagnostics(error.diagnostics, {
-      cwd: io.cwd,
-      color: io.color,
-      sourceLines: createSourceReader(),
-    });
+    const rendered = renderDiagnosticsFor(error.diagnostics, io);
     io.stderr(rendered ? `${rendered}\n` : `${prefix}: ${error.message}\n`);
     return 2;
   }

@@ -19,7 +19,7 @@ import type { ResultRow } from "../schema/result.ts";
 import { type Command, type CommandIO, type ParsedArgs, UsageError } from "./command.ts";
 import { commandInfo } from "./commands.ts";
 import { readResultsArg } from "./results_arg.ts";
-import { createPaint, createSourceReader, renderDiagnostics } from "./render.ts";
+import { createPaint, renderDiagnosticsFor } from "./render.ts";
 
 /** The output formats of `agentv compare`. */
 export const COMPARE_FORMATS = ["text", "markdown", "json", "html"] as const;
@@ -160,11 +160,7 @@ async function run(args: ParsedArgs, io: CommandIO): Promise<number> {
   const problems = [...baseline.problems, ...candidate.problems];
   if (problems.length > 0) {
     io.stderr(
-      renderDiagnostics(problems, {
-        cwd: io.cwd,
-        color: io.color,
-        sourceLines: createSourceReader(),
-      }) + "\n",
+      renderDiagnosticsFor(problems, io) + "\n",
     );
     return 2;
   }

@@ -31,7 +31,7 @@ import type { RunRecord } from "../schema/run_record.ts";
 import { type Command, type CommandIO, type ParsedArgs, UsageError } from "./command.ts";
 import { commandInfo } from "./commands.ts";
 import { readResultsArg } from "./results_arg.ts";
-import { createPaint, createSourceReader, displayPath, renderDiagnostics } from "./render.ts";
+import { createPaint, displayPath, renderDiagnosticsFor } from "./render.ts";
 import { writeFileAtomic } from "../text/atomic_write.ts";
 
 const USAGE_HINT =
@@ -171,12 +171,7 @@ async function run(args: ParsedArgs, io: CommandIO): Promise<number> {
   const problems = read.flatMap((r) => r.problems);
   if (problems.length > 0) {
     io.stderr(
-      renderDiagnostics(problems, {
-        cwd: io.cwd,
-        color: io.color,
-        sourceLines: createSourceReader(),
-      }) +
-        "\n",
+      renderDiagnosticsFor(problems, io) + "\n",
     );
   }
   const expected = await expectedPairs(shards[0].record, io);

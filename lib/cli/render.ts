@@ -192,6 +192,26 @@ export function renderDiagnostics(
   return sortDiagnostics(diagnostics).map((d) => renderDiagnostic(d, options)).join("\n");
 }
 
+/**
+ * {@link renderDiagnostics} for a command's terminal: paths relative to its working directory,
+ * its colour setting, and an excerpt of each file a diagnostic points at.
+ *
+ * @example
+ * ```ts
+ * renderDiagnosticsFor([], { cwd: "/repo", color: false }); // ""
+ * ```
+ */
+export function renderDiagnosticsFor(
+  diagnostics: Diagnostic[],
+  io: { cwd: string; color: boolean },
+): string {
+  return renderDiagnostics(diagnostics, {
+    cwd: io.cwd,
+    color: io.color,
+    sourceLines: createSourceReader(),
+  });
+}
+
 /** Diagnostics in reading order: by file, then line, then column (stable otherwise). */
 export function sortDiagnostics(diagnostics: Diagnostic[]): Diagnostic[] {
   return diagnostics

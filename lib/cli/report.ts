@@ -19,7 +19,7 @@ import { type Command, type CommandIO, type ParsedArgs, UsageError } from "./com
 import { commandInfo } from "./commands.ts";
 import { readResultsArg } from "./results_arg.ts";
 import { isReportFormat, REPORT_FORMATS, type ReportFormat } from "./report_specs.ts";
-import { createPaint, createSourceReader, displayPath, renderDiagnostics } from "./render.ts";
+import { createPaint, displayPath, renderDiagnosticsFor } from "./render.ts";
 import { writeFileAtomic } from "../text/atomic_write.ts";
 
 /** Options of {@link renderReport}. */
@@ -100,11 +100,10 @@ export async function readResultsForReport(
   // Lines that are not valid rows are left out of the report: say which and why.
   if (read.problems.length > 0) {
     io.stderr(
-      renderDiagnostics(read.problems.map((d) => ({ ...d, severity: "warning" as const })), {
-        cwd: io.cwd,
-        color: io.color,
-        sourceLines: createSourceReader(),
-      }) + "\n",
+      renderDiagnosticsFor(
+        read.problems.map((d) => ({ ...d, severity: "warning" as const })),
+        io,
+      ) + "\n",
     );
   }
   return { rows: read.rows, leftOut: read.problems.length };

@@ -21,7 +21,7 @@ import {
 import type { Diagnostic } from "../schema/eval_case.ts";
 import { TargetConfigError, TargetsFileError } from "../targets/errors.ts";
 import type { CommandIO } from "./command.ts";
-import { createPaint, createSourceReader, displayPath, renderDiagnostics } from "./render.ts";
+import { createPaint, displayPath, renderDiagnostics, renderDiagnosticsFor } from "./render.ts";
 import type { RunArgs, RunInput } from "./run.ts";
 import { refuseOutputOverInput, runInputs } from "./run_inputs.ts";
 import { wantsRunReports } from "./report_specs.ts";
@@ -94,12 +94,7 @@ function reportConfigError(
   const diagnostics = error instanceof TargetConfigError ? [] : error.diagnostics;
   if (diagnostics.length > 0) {
     io.stderr(
-      renderDiagnostics(diagnostics, {
-        cwd: io.cwd,
-        color: io.color,
-        sourceLines: createSourceReader(),
-      }) +
-        "\n",
+      renderDiagnosticsFor(diagnostics, io) + "\n",
     );
   }
   if (!(error instanceof TargetsFileError)) {

@@ -22,7 +22,7 @@ import {
 import { discoverTargetsFile, TARGETS_FILE_NAMES } from "../targets/targets_file.ts";
 import { type Command, type CommandIO, type ParsedArgs, UsageError } from "./command.ts";
 import { commandInfo } from "./commands.ts";
-import { createPaint, createSourceReader, displayPath, renderDiagnostics } from "./render.ts";
+import { createPaint, displayPath, renderDiagnostics, renderDiagnosticsFor } from "./render.ts";
 import { sandboxRoot } from "./sandbox.ts";
 import { isTrusted, readTrustStore, trustFilePath, writeTrustStore } from "./trust_store.ts";
 
@@ -44,11 +44,7 @@ export function trustHint(error: UntrustedDatasetError, io: CommandIO): string {
 export function reportUntrusted(error: UntrustedDatasetError, io: CommandIO): number {
   const paint = createPaint(io.color);
   io.stderr(
-    renderDiagnostics(error.diagnostics, {
-      cwd: io.cwd,
-      color: io.color,
-      sourceLines: createSourceReader(),
-    }) + "\n" +
+    renderDiagnosticsFor(error.diagnostics, io) + "\n" +
       `${paint.red(paint.bold("error"))}: ${error.message}\n` +
       `${paint.dim("hint")}: ${trustHint(error, io)}\n`,
   );
