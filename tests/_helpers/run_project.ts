@@ -6,7 +6,7 @@
 import { join } from "node:path";
 import { runCli } from "../../lib/cli/app.ts";
 import { readResults, type ResultRow, runEval, type RunEvent } from "../../mod.ts";
-import { createBufferIO } from "../cli/_buffer_io.ts";
+import { createBufferIO, REPO_ROOT } from "../cli/_buffer_io.ts";
 import { tempTree, type Tree } from "./temp_tree.ts";
 
 /** A secret value that must never be written anywhere. */
@@ -40,6 +40,50 @@ export async function cli(args: string[], cwd: string, options: CliOptions = {})
   }
   const code = await runCli(args, io);
   return { code, out: io.out(), err: io.err() };
+}
+
+/** What {@link runUntilKilled} saw. */
+export interface KilledRun {
+  /** Whether the process was killed (else it ended before `rows` rows). */
+  killed: boolean;
+  /** Everything it printed on stdout. */
+  progress: string;
+  /** Everything it printed on stderr. */
+  stderr: string;
+  /** How it ended. */
+  status: Deno.CommandStatus;
+}
+
+/**
+ * Starts `agentv <args>` as a real process in `cwd` (`deno run <flags> main.ts`, `-A` unless
+ * `flags` says otherwise) and kills it with SIGKILL once `rows` progress lines (`[n/total]`, each
+ * printed after its row is written) are out and `beforeKill` (e.g. waiting for a call to reach
+ * the server) has resolved.
+ */
+export async function runUntilKilled(
+  args: string[],
+  cwd: string,
+  options: { rows: number; beforeKill?: () => Promise<unknown>; flags?: readonly string[] },
+): Promise<KilledRun> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", ...(options.flags ?? ["-A"]), join(REPO_ROOT, "main.ts"), ...args],
+    cwd,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const stderr = new Response(child.stderr).text();
+  let progress = "";
+  let killed = false;
+  for await (const chunk of child.stdout.pipeThrough(new TextDecoderStream())) {
+    progress += chunk;
+    if (!killed && (progress.match(/^\[\d+\/\d+\]/gm) ?? []).length >= options.rows) {
+      await options.beforeKill?.();
+      child.kill("SIGKILL");
+      killed = true;
+    }
+  }
+  return { killed, progress, stderr: await stderr, status: await child.status };
 }
 
 /** The rows of a results file. */

@@ -5,8 +5,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { readRunRecord, runRecordPath } from "../../lib/report/run_record.ts";
-import { REPO_ROOT } from "./_buffer_io.ts";
-import { cli, containsSuite, project, rowsOf } from "../_helpers/run_project.ts";
+import { cli, containsSuite, project, rowsOf, runUntilKilled } from "../_helpers/run_project.ts";
 import { startProviderServer } from "../_helpers/provider_servers.ts";
 
 Deno.test("resume after kill -9 finishes the run with every case and trial exactly once", async () => {
@@ -20,37 +19,13 @@ Deno.test("resume after kill -9 finishes the run with every case and trial exact
     "evals/a.yaml": containsSuite("a", [["c1", "ok"], ["c2", "ok"], ["c3", "ok"]]),
   });
   const out = join(p.dir, "o.jsonl");
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      join(REPO_ROOT, "main.ts"),
-      "run",
-      "evals",
-      "--out",
-      out,
-      "--workers",
-      "1",
-      "--trials",
-      "2",
-    ],
-    cwd: p.dir,
-    stdout: "piped",
-    stderr: "null",
-  }).spawn();
   // A `[n/6]` progress line is printed once its row is written: kill after the third, once the
   // fourth call (the one that hangs) has arrived, so the resumed run's calls are all answered.
-  let progress = "";
-  let killed = false;
-  for await (const chunk of child.stdout.pipeThrough(new TextDecoderStream())) {
-    progress += chunk;
-    if (!killed && (progress.match(/^\[\d\/6\]/gm) ?? []).length >= 3) {
-      await server.waitForRequests(4);
-      child.kill("SIGKILL");
-      killed = true;
-    }
-  }
-  await child.status;
+  const { killed, progress } = await runUntilKilled(
+    ["run", "evals", "--out", out, "--workers", "1", "--trials", "2"],
+    p.dir,
+    { rows: 3, beforeKill: () => server.waitForRequests(4) },
+  );
   assert.ok(killed, progress);
   const crashed = await readRunRecord(runRecordPath(out));
   assert.equal(crashed.status, "running");

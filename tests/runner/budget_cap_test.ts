@@ -10,7 +10,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { readRunRecord } from "../../lib/report/run_record.ts";
-import { runEval } from "../../lib/runner/run_eval.ts";
+import { runEval, type RunEvalOptions, type RunEvalResult } from "../../lib/runner/run_eval.ts";
 import { type RecordedRequest, startProviderServer } from "../_helpers/provider_servers.ts";
 import { project, rowsOf } from "../_helpers/run_project.ts";
 
@@ -48,6 +48,11 @@ function cases(n: number): string {
   return lines.join("\n") + "\n";
 }
 
+/** `runEval` of the project's `evals/ds.yaml`, with no environment and a 10 s timeout. */
+function runIn(dir: string, options: Partial<RunEvalOptions> = {}): Promise<RunEvalResult> {
+  return runEval({ files: ["evals/ds.yaml"], env: {}, cwd: dir, timeoutMs: 10_000, ...options });
+}
+
 /** The worst case of a request as the server received it, computed by hand (see the module doc). */
 function worstOf(request: RecordedRequest): number {
   const messages = request.body.messages as { role: string; content: string }[];
@@ -68,14 +73,10 @@ Deno.test("the budget stops a run within one call of the cap; later cases are sk
     "evals/ds.yaml": cases(10),
   });
   const out = join(p.dir, "r.jsonl");
-  const { summary } = await runEval({
-    files: ["evals/ds.yaml"],
-    env: {},
-    cwd: p.dir,
+  const { summary } = await runIn(p.dir, {
     out,
     workers: 1,
     budgetUsd: 100,
-    timeoutMs: 10_000,
   });
   // Every case asks the same-sized question: one worst case for all.
   const worst = worstOf(server.requests[0]);
@@ -143,14 +144,10 @@ Deno.test("concurrent workers reserve their worst case: calls in flight together
     "evals/ds.yaml": cases(4),
   });
   // Probe the worst case of one call with a generous cap first (same question size).
-  const probe = await runEval({
-    files: ["evals/ds.yaml"],
-    env: {},
-    cwd: p.dir,
+  const probe = await runIn(p.dir, {
     workers: 4,
     filter: "c0[12]",
     budgetUsd: 1000,
-    timeoutMs: 10_000,
   });
   assert.equal(probe.summary.budget?.spent_usd, 2 * ACTUAL);
   const worst = worstOf(server.requests[0]);
@@ -158,13 +155,9 @@ Deno.test("concurrent workers reserve their worst case: calls in flight together
   // Room for two worst cases in flight; a third never fits, even once one call has settled.
   const cap = 2 * worst + ACTUAL - 1;
   assert.ok(ACTUAL + 2 * worst > cap && 2 * worst <= cap);
-  const { rows, summary } = await runEval({
-    files: ["evals/ds.yaml"],
-    env: {},
-    cwd: p.dir,
+  const { rows, summary } = await runIn(p.dir, {
     workers: 4,
     budgetUsd: cap,
-    timeoutMs: 10_000,
   });
   // Without reservations all four would have started (nothing was spent when they did).
   assert.equal(server.requests.length, 2);
@@ -188,13 +181,9 @@ Deno.test("a call that reports no usage counts as its worst case; a failed call 
     ".agentv/targets.yaml": targets(server.url),
     "evals/ds.yaml": cases(2),
   });
-  const { rows, summary } = await runEval({
-    files: ["evals/ds.yaml"],
-    env: {},
-    cwd: p.dir,
+  const { rows, summary } = await runIn(p.dir, {
     workers: 1,
     budgetUsd: 1000,
-    timeoutMs: 10_000,
   });
   assert.equal(server.requests.length, 2);
   const [failed, unreported] = rows.sort((a, b) => a.eval_id.localeCompare(b.eval_id));
@@ -224,8 +213,7 @@ Deno.test("calls to a target without pricing run, are counted as unpriced, and t
 `,
     "evals/ds.yaml": cases(4),
   });
-  const base = { files: ["evals/ds.yaml"], env: {}, cwd: p.dir, timeoutMs: 10_000 };
-  const unpriced = await runEval({ ...base, budgetUsd: 1 });
+  const unpriced = await runIn(p.dir, { budgetUsd: 1 });
   assert.equal(server.requests.length, 4);
   assert.ok(unpriced.rows.every((r) => r.status === "ok"));
   assert.equal(unpriced.summary.budget?.unpriced_calls, 4);
@@ -234,8 +222,7 @@ Deno.test("calls to a target without pricing run, are counted as unpriced, and t
   assert.equal(unpriced.summary.budget?.exhausted, false);
 
   // A mock reporting $0.25 a call, its cost unknown until it answers.
-  const reported = await runEval({
-    ...base,
+  const reported = await runIn(p.dir, {
     budgetUsd: 0.6,
     targetOverride: "reported",
     workers: 1,
@@ -257,12 +244,8 @@ Deno.test("without a budget no target is wrapped and the summary has no budget s
     ".agentv/targets.yaml": targets(server.url),
     "evals/ds.yaml": cases(1),
   });
-  const { summary } = await runEval({
-    files: ["evals/ds.yaml"],
-    env: {},
-    cwd: p.dir,
+  const { summary } = await runIn(p.dir, {
     out: join(p.dir, "r.jsonl"),
-    timeoutMs: 10_000,
   });
   assert.equal(summary.budget, undefined);
   const record = await readRunRecord(join(p.dir, "r.jsonl.run.json"));
@@ -277,13 +260,9 @@ Deno.test("calls to a priced target without max_tokens run and are counted as un
     ".agentv/targets.yaml": targets(server.url).replace(`    max_tokens: ${MAX_TOKENS}\n`, ""),
     "evals/ds.yaml": cases(2),
   });
-  const { rows, summary } = await runEval({
-    files: ["evals/ds.yaml"],
-    env: {},
-    cwd: p.dir,
+  const { rows, summary } = await runIn(p.dir, {
     workers: 1,
     budgetUsd: 1000,
-    timeoutMs: 10_000,
   });
   assert.equal(server.requests[0].body.max_tokens, undefined);
   assert.ok(rows.every((r) => r.status === "ok"));
@@ -300,18 +279,17 @@ Deno.test("cache hits cost nothing: a cached run fits in a budget smaller than o
     ".agentv/targets.yaml": targets(server.url),
     "evals/ds.yaml": cases(2),
   });
-  const base = { files: ["evals/ds.yaml"], env: {}, cwd: p.dir, timeoutMs: 10_000 };
-  const first = await runEval({ ...base, cache: "readwrite", budgetUsd: 1000 });
+  const first = await runIn(p.dir, { cache: "readwrite", budgetUsd: 1000 });
   assert.equal(first.summary.budget?.spent_usd, 2 * ACTUAL);
   assert.equal(server.requests.length, 2);
   // $1 is less than one call's worst case: only answers from the cache can run.
-  const cached = await runEval({ ...base, cache: "read", budgetUsd: 1 });
+  const cached = await runIn(p.dir, { cache: "read", budgetUsd: 1 });
   assert.equal(server.requests.length, 2, "no call reached the server");
   assert.deepEqual(cached.rows.map((r) => r.status), ["ok", "ok"]);
   assert.equal(cached.summary.budget?.spent_usd, 0);
   assert.equal(cached.summary.budget?.exhausted, false);
   // Without the cache the same budget refuses the first call.
-  const uncached = await runEval({ ...base, budgetUsd: 1 });
+  const uncached = await runIn(p.dir, { budgetUsd: 1 });
   assert.deepEqual(uncached.rows.map((r) => r.status), ["skipped", "skipped"]);
   assert.equal(server.requests.length, 2);
 });

@@ -4,8 +4,7 @@ import { join } from "node:path";
 import { readResults, runEval } from "../../mod.ts";
 import { readRunRecord, runRecordPath } from "../../lib/report/run_record.ts";
 import { row as resultRow } from "../report/_rows.ts";
-import { REPO_ROOT } from "../cli/_buffer_io.ts";
-import { project } from "../_helpers/run_project.ts";
+import { project, runUntilKilled } from "../_helpers/run_project.ts";
 
 Deno.test("runner: each row is flushed as its case finishes", async () => {
   await using p = await project({
@@ -90,23 +89,10 @@ ${
 `,
   });
   const out = join(p.dir, "o.jsonl");
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", join(REPO_ROOT, "main.ts"), "run", "evals", "--out", out],
-    cwd: p.dir,
-    stdout: "piped",
-    stderr: "null",
-  }).spawn();
   // A `[n/4]` progress line is printed after its row is written: kill once three are printed.
-  let progress = "";
-  let killed = false;
-  for await (const chunk of child.stdout.pipeThrough(new TextDecoderStream())) {
-    progress += chunk;
-    if (!killed && (progress.match(/^\[\d\/4\]/gm) ?? []).length >= 3) {
-      child.kill("SIGKILL");
-      killed = true;
-    }
-  }
-  await child.status;
+  const { killed, progress } = await runUntilKilled(["run", "evals", "--out", out], p.dir, {
+    rows: 3,
+  });
   assert.ok(killed, progress);
   const text = await Deno.readTextFile(out);
   assert.ok(text.endsWith("\n"));

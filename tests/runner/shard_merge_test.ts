@@ -11,7 +11,7 @@ import { shardOf } from "../../lib/runner/plan.ts";
 import type { ResultRow } from "../../lib/schema/result.ts";
 import { REPO_ROOT } from "../cli/_buffer_io.ts";
 import { startProviderServer, type Step } from "../_helpers/provider_servers.ts";
-import { cli, project, rowsOf } from "../_helpers/run_project.ts";
+import { cli, project, rowsOf, runUntilKilled } from "../_helpers/run_project.ts";
 
 /** The permissions of `deno task agentv`, the network narrowed to loopback. */
 const FLAGS = [
@@ -153,22 +153,14 @@ Deno.test("a shard killed (SIGKILL) after its first row, then resumed, merges in
   server.enqueue(echo, { type: "hang" });
   const callsBefore = server.requests.length;
   const out = `shards/${killed}.jsonl`;
-  const child = spawnRun(p.dir, ["--out", out, ...shardArgs(killed).slice(0, -1)]);
-  const stderr = new Response(child.stderr).text();
   // A `[1/n]` progress line is printed once the first row is written; the kill waits for the
   // second call too, so the hanging answer is the one the killed shard waits on.
-  let progress = "";
-  let sent = false;
-  for await (const chunk of child.stdout.pipeThrough(new TextDecoderStream())) {
-    progress += chunk;
-    if (!sent && /^\[1\/\d+\]/m.test(progress)) {
-      await server.waitForRequests(callsBefore + 2);
-      child.kill("SIGKILL");
-      sent = true;
-    }
-  }
-  const status = await child.status;
-  assert.ok(sent, `no row was written:\n${progress}\n${await stderr}`);
+  const { killed: sent, progress, stderr, status } = await runUntilKilled(
+    ["run", "evals", "--out", out, ...shardArgs(killed).slice(0, -1)],
+    p.dir,
+    { rows: 1, beforeKill: () => server.waitForRequests(callsBefore + 2), flags: FLAGS },
+  );
+  assert.ok(sent, `no row was written:\n${progress}\n${stderr}`);
   assert.equal(status.success, false);
   assert.equal((await readRunRecord(runRecordPath(join(p.dir, out)))).status, "running");
   assert.equal((await rowsOf(join(p.dir, out))).length, 1);
