@@ -13,24 +13,16 @@ import { readRunRecord } from "../../lib/report/run_record.ts";
 import { runEval, type RunEvalOptions, type RunEvalResult } from "../../lib/runner/run_eval.ts";
 import { type RecordedRequest, startProviderServer } from "../_helpers/provider_servers.ts";
 import { project, rowsOf } from "../_helpers/run_project.ts";
+import { pricedTarget, type PricedTargetOptions } from "./_priced_target.ts";
 
 /** Usage every reply reports: 5 tokens in, 2 out, so $7 a call. */
 const USAGE = { input: 5, output: 2 };
 const ACTUAL = 5 + 2;
 const MAX_TOKENS = 10;
 
-/** A priced openai target at `url` (plus optional extra targets). */
-function targets(url: string, extra = ""): string {
-  return `targets:
-  - name: default
-    provider: openai
-    base_url: ${url}
-    api_key: sk-test
-    model: m
-    max_tokens: ${MAX_TOKENS}
-    max_retries: 0
-    pricing: {input_per_mtok: 1000000, output_per_mtok: 1000000}
-${extra}`;
+/** A targets file with one priced openai target at `url`. */
+function targets(url: string, options: PricedTargetOptions = {}): string {
+  return `targets:\n${pricedTarget("default", url, { maxTokens: MAX_TOKENS, ...options })}`;
 }
 
 /** `n` cases `c01`..`cNN`, each asking `q01`.. (same length, so the same worst case). */
@@ -257,7 +249,7 @@ Deno.test("calls to a priced target without max_tokens run and are counted as un
     fallback: { type: "reply", text: "ok", usage: USAGE },
   });
   await using p = await project({
-    ".agentv/targets.yaml": targets(server.url).replace(`    max_tokens: ${MAX_TOKENS}\n`, ""),
+    ".agentv/targets.yaml": targets(server.url, { maxTokens: null }),
     "evals/ds.yaml": cases(2),
   });
   const { rows, summary } = await runIn(p.dir, {

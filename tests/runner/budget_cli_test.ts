@@ -8,19 +8,12 @@ import { join } from "node:path";
 import { normalize } from "../cli/_buffer_io.ts";
 import { startProviderServer } from "../_helpers/provider_servers.ts";
 import { cli, project, rowsOf } from "../_helpers/run_project.ts";
+import { pricedTarget } from "./_priced_target.ts";
 
 const USAGE = { input: 5, output: 2 };
 
 function targets(url: string, priced = true): string {
-  return `targets:
-  - name: default
-    provider: openai
-    base_url: ${url}
-    api_key: sk-test
-    model: m
-    max_tokens: 10
-    max_retries: 0
-${priced ? "    pricing: {input_per_mtok: 1000000, output_per_mtok: 1000000}\n" : ""}`;
+  return `targets:\n${pricedTarget("default", url, { priced })}`;
 }
 
 /** Four cases asking `q1`..`q4`: each call's worst case is 32 + (4 + 2 + 8) + 10 = $56. */

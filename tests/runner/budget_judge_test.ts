@@ -7,30 +7,15 @@ import assert from "node:assert/strict";
 import { runEval } from "../../lib/runner/run_eval.ts";
 import { startProviderServer } from "../_helpers/provider_servers.ts";
 import { project } from "../_helpers/run_project.ts";
+import { pricedTarget } from "./_priced_target.ts";
 
 const GRADE = JSON.stringify({ score: 1, hits: ["says ok"], misses: [], reasoning: "fine" });
 
 /** A priced target and a priced judge, each on its own server. */
 function targets(targetUrl: string, judgeUrl: string, judgeMaxTokens: number): string {
-  return `targets:
-  - name: default
-    provider: openai
-    base_url: ${targetUrl}
-    api_key: sk-test
-    model: m
-    max_tokens: 10
-    max_retries: 0
-    judge_target: judge
-    pricing: {input_per_mtok: 1000000, output_per_mtok: 1000000}
-  - name: judge
-    provider: openai
-    base_url: ${judgeUrl}
-    api_key: sk-judge
-    model: j
-    max_tokens: ${judgeMaxTokens}
-    max_retries: 0
-    pricing: {input_per_mtok: 1000000, output_per_mtok: 1000000}
-`;
+  return "targets:\n" +
+    pricedTarget("default", targetUrl, { extra: "    judge_target: judge\n" }) +
+    pricedTarget("judge", judgeUrl, { apiKey: "sk-judge", model: "j", maxTokens: judgeMaxTokens });
 }
 
 const CASES = `evalcases:
