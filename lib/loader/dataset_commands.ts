@@ -191,7 +191,7 @@ export async function scanTargetsFileCommands(
   if (!read.ok) return undefined;
   const ext = extname(file).toLowerCase();
   const parsed = ext === ".jsonc" || ext === ".json"
-    ? parseJsoncSource(read.text)
+    ? await parseJsoncSource(read.text)
     : await parseYamlSource(read.text);
   if (!parsed.ok) return undefined;
   const { value, locate } = parsed.source;

@@ -4,13 +4,7 @@
  *
  * @module
  */
-import {
-  findNodeAtLocation,
-  type Node,
-  type ParseError,
-  parseTree,
-  printParseErrorCode,
-} from "jsonc-parser";
+import type { Node, ParseError } from "jsonc-parser";
 import type { Position } from "./decode.ts";
 import type { PathKey, SourceProblem, YamlParseResult } from "./yaml_source.ts";
 
@@ -19,14 +13,17 @@ export type JsoncParseResult = YamlParseResult;
 
 /**
  * Parses JSONC text into values with positions. Syntax errors carry line and column.
+ * `npm:jsonc-parser` is imported on the first call: it is a CommonJS package (~30 ms to import),
+ * and most targets files are YAML.
  *
  * @example
  * ```ts
- * const r = parseJsoncSource('{\n  // targets\n  "targets": [],\n}');
+ * const r = await parseJsoncSource('{\n  // targets\n  "targets": [],\n}');
  * if (r.ok) r.source.locate(["targets"]); // { line: 3, column: 14 }
  * ```
  */
-export function parseJsoncSource(text: string): JsoncParseResult {
+export async function parseJsoncSource(text: string): Promise<JsoncParseResult> {
+  const { findNodeAtLocation, parseTree, printParseErrorCode } = await import("jsonc-parser");
   const lineStarts = [0];
   for (let i = 0; i < text.length; i++) if (text[i] === "\n") lineStarts.push(i + 1);
   const position = (offset: number): Position => {

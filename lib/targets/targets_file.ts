@@ -221,7 +221,7 @@ async function readAndCheck(
   }
   const ext = extname(path).toLowerCase();
   const parsed: YamlParseResult = ext === ".jsonc" || ext === ".json"
-    ? parseJsoncSource(read.text)
+    ? await parseJsoncSource(read.text)
     : await parseYamlSource(read.text);
   if (!parsed.ok) {
     return {

@@ -114,6 +114,17 @@ Deno.test("the sandbox worker imports yaml and jsonc-parser only when a file nee
   assert.deepEqual(commonJs, [], `import them on first use instead:\n${commonJs.join("\n")}`);
 });
 
+Deno.test("the targets check imports jsonc-parser only for a JSON or JSONC targets file", async () => {
+  // The sandbox checks each case's target against the targets file (run does too, on its main
+  // thread). Most targets files are YAML; jsonc-parser is CommonJS, ~30 ms to import when it is
+  // the first CommonJS package (a JSONL dataset with a JSON targets file).
+  for (const entry of ["lib/runner/check_case_targets.ts", "lib/targets/targets_file.ts"]) {
+    const { edges } = await staticGraph(entry);
+    const jsonc = edges.filter((e) => /-> npm:\/?jsonc-parser@/.test(e));
+    assert.deepEqual(jsonc, [], `${entry}: import it on first use instead:\n${jsonc.join("\n")}`);
+  }
+});
+
 Deno.test("the sandbox worker loads the regex engine only for files that hold patterns", async () => {
   // The engine (re2js) is a large module: a file without `regex`/`pattern` never needs it.
   const { edges } = await staticGraph("lib/cli/load_worker.ts");
