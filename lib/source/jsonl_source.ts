@@ -138,11 +138,7 @@ function findProperty(
     if (text.charCodeAt(i) !== 58 /* : */) return undefined;
     const value = skipSpace(text, i + 1);
     if (keyText(text, key, keyEnd) === name) return { key, value };
-    const end = skipValue(text, value);
-    if (end === -1) return undefined;
-    i = skipSpace(text, end);
-    if (text.charCodeAt(i) !== 44 /* , */) return undefined;
-    i = skipSpace(text, i + 1);
+    i = nextItem(text, value);
   }
   return undefined;
 }
@@ -156,15 +152,22 @@ function findElement(
   if (text.charCodeAt(at) !== 91 /* [ */) return undefined;
   let i = skipSpace(text, at + 1);
   if (text.charCodeAt(i) === 93 /* ] */) return undefined;
-  for (let n = 0; i < text.length; n++) {
+  for (let n = 0; i !== -1 && i < text.length; n++) {
     if (n === index) return { key: -1, value: i };
-    const end = skipValue(text, i);
-    if (end === -1) return undefined;
-    i = skipSpace(text, end);
-    if (text.charCodeAt(i) !== 44 /* , */) return undefined;
-    i = skipSpace(text, i + 1);
+    i = nextItem(text, i);
   }
   return undefined;
+}
+
+/**
+ * Past the member or element whose value starts at `value` and the comma after it: where the
+ * next one starts, or -1 when the value is not well formed or no comma follows (the last one).
+ */
+function nextItem(text: string, value: number): number {
+  const end = skipValue(text, value);
+  if (end === -1) return -1;
+  const comma = skipSpace(text, end);
+  return text.charCodeAt(comma) === 44 /* , */ ? skipSpace(text, comma + 1) : -1;
 }
 
 /** The key whose quoted text spans `start..end` (escapes decoded only when there are some). */

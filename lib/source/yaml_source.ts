@@ -76,7 +76,7 @@ export async function parseYamlSource(
   text: string,
   options: YamlSourceOptions = {},
 ): Promise<YamlParseResult> {
-  const { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument } = yamlPackage ??
+  const { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument } =
     await loadYamlParser();
   const lineCounter = new LineCounter();
   const position = (offset: number | undefined): Position | undefined => {
