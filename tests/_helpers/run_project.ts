@@ -42,6 +42,54 @@ export async function cli(args: string[], cwd: string, options: CliOptions = {})
   return { code, out: io.out(), err: io.err() };
 }
 
+/** What {@link runUntilSignalled} saw. */
+export interface SignalledRun {
+  /** Whether the signal was sent (else the process ended before `when` held). */
+  signalled: boolean;
+  /** Everything it printed on stdout. */
+  stdout: string;
+  /** Everything it printed on stderr. */
+  stderr: string;
+  /** How it ended. */
+  status: Deno.CommandStatus;
+}
+
+/**
+ * Starts `agentv <args>` as a real process in `cwd` (`deno run <flags> main.ts`, `-A` unless
+ * `flags` says otherwise), reads its stdout, and sends it `signal` once `when(stdout so far)`
+ * holds and `beforeSignal` (e.g. waiting for a call to reach the server) has resolved.
+ */
+export async function runUntilSignalled(
+  args: string[],
+  cwd: string,
+  options: {
+    when: (stdout: string) => boolean;
+    signal: Deno.Signal;
+    beforeSignal?: () => Promise<unknown>;
+    flags?: readonly string[];
+  },
+): Promise<SignalledRun> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", ...(options.flags ?? ["-A"]), join(REPO_ROOT, "main.ts"), ...args],
+    cwd,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const stderr = new Response(child.stderr).text();
+  let stdout = "";
+  let signalled = false;
+  for await (const chunk of child.stdout.pipeThrough(new TextDecoderStream())) {
+    stdout += chunk;
+    if (!signalled && options.when(stdout)) {
+      await options.beforeSignal?.();
+      child.kill(options.signal);
+      signalled = true;
+    }
+  }
+  return { signalled, stdout, stderr: await stderr, status: await child.status };
+}
+
 /** What {@link runUntilKilled} saw. */
 export interface KilledRun {
   /** Whether the process was killed (else it ended before `rows` rows). */
@@ -55,35 +103,21 @@ export interface KilledRun {
 }
 
 /**
- * Starts `agentv <args>` as a real process in `cwd` (`deno run <flags> main.ts`, `-A` unless
- * `flags` says otherwise) and kills it with SIGKILL once `rows` progress lines (`[n/total]`, each
- * printed after its row is written) are out and `beforeKill` (e.g. waiting for a call to reach
- * the server) has resolved.
+ * {@link runUntilSignalled} with SIGKILL, once `rows` progress lines (`[n/total]`, each printed
+ * after its row is written) are out and `beforeKill` has resolved.
  */
 export async function runUntilKilled(
   args: string[],
   cwd: string,
   options: { rows: number; beforeKill?: () => Promise<unknown>; flags?: readonly string[] },
 ): Promise<KilledRun> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", ...(options.flags ?? ["-A"]), join(REPO_ROOT, "main.ts"), ...args],
-    cwd,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const stderr = new Response(child.stderr).text();
-  let progress = "";
-  let killed = false;
-  for await (const chunk of child.stdout.pipeThrough(new TextDecoderStream())) {
-    progress += chunk;
-    if (!killed && (progress.match(/^\[\d+\/\d+\]/gm) ?? []).length >= options.rows) {
-      await options.beforeKill?.();
-      child.kill("SIGKILL");
-      killed = true;
-    }
-  }
-  return { killed, progress, stderr: await stderr, status: await child.status };
+  const run = await runUntilSignalled(args, cwd, {
+    when: (stdout) => (stdout.match(/^\[\d+\/\d+\]/gm) ?? []).length >= options.rows,
+    signal: "SIGKILL",
+    ...(options.beforeKill ? { beforeSignal: options.beforeKill } : {}),
+    ...(options.flags ? { flags: options.flags } : {}),
+  });
+  return { killed: run.signalled, progress: run.stdout, stderr: run.stderr, status: run.status };
 }
 
 /** The rows of a results file. */

@@ -4,8 +4,14 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { REPO_ROOT } from "./_buffer_io.ts";
-import { cli, containsSuite, mockTargets, project, rowsOf } from "../_helpers/run_project.ts";
+import {
+  cli,
+  containsSuite,
+  mockTargets,
+  project,
+  rowsOf,
+  runUntilSignalled,
+} from "../_helpers/run_project.ts";
 
 /** Both cases' `start` lines (printed on the `case_started` event), in either order. */
 const BOTH_STARTED = /start c1\b[\s\S]*start c2\b|start c2\b[\s\S]*start c1\b/;
@@ -36,26 +42,14 @@ Deno.test("SIGINT to the CLI: partial summary, interrupted rows, exit 130", asyn
     "evals/a.yaml": containsSuite("a", [["c1", "Paris"], ["c2", "Paris"]]),
   });
   const out = join(p.dir, "o.jsonl");
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", join(REPO_ROOT, "main.ts"), "run", "evals", "--verbose", "--out", out],
-    cwd: p.dir,
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const stderr = new Response(child.stderr).text();
   // Read stdout until both cases are in flight (their `start` lines), then send SIGINT.
-  let stdout = "";
-  let signalled = false;
-  for await (const chunk of child.stdout.pipeThrough(new TextDecoderStream())) {
-    stdout += chunk;
-    if (!signalled && BOTH_STARTED.test(stdout)) {
-      child.kill("SIGINT");
-      signalled = true;
-    }
-  }
-  const { code } = await child.status;
-  assert.ok(signalled, `the cases never started:\n${stdout}\n${await stderr}`);
-  assert.equal(code, 130, await stderr);
+  const { signalled, stdout, stderr, status: { code } } = await runUntilSignalled(
+    ["run", "evals", "--verbose", "--out", out],
+    p.dir,
+    { when: (text) => BOTH_STARTED.test(text), signal: "SIGINT" },
+  );
+  assert.ok(signalled, `the cases never started:\n${stdout}\n${stderr}`);
+  assert.equal(code, 130, stderr);
   assert.match(stdout, /Summary/);
   const rows = await rowsOf(out);
   assert.equal(rows.length, 2);

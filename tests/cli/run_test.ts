@@ -6,6 +6,7 @@ import { parseResults, readResults } from "../../lib/report/read_results.ts";
 import type { ResultRow } from "../../lib/schema/result.ts";
 import { createBufferIO, REPO_ROOT } from "./_buffer_io.ts";
 import { tempTree, type Tree } from "../_helpers/temp_tree.ts";
+import { runUntilKilled, runUntilSignalled } from "../_helpers/run_project.ts";
 
 const MAIN = join(REPO_ROOT, "main.ts");
 const commands = [runCommand];
@@ -202,29 +203,23 @@ Deno.test("agentv run: Ctrl-C aborts in-flight cases, records them interrupted, 
     "evals/slow.yaml": manyCases(6),
   });
   const out = join(r.dir, "r.jsonl");
-  const child = spawnMain(["run", "evals", "--workers", "2", "--verbose", "--out", out], r.dir)
-    .spawn();
-  const stderrText = new Response(child.stderr).text();
   // Interrupt once both workers' cases are in flight: `--verbose` prints `start <id>` on the
   // `case_started` event. A 30 s delay: the run ending at all shows the calls were aborted.
-  const chunks: string[] = [];
-  let signalled = false;
-  for await (const chunk of child.stdout.pipeThrough(new TextDecoderStream())) {
-    chunks.push(chunk);
-    if (!signalled && (chunks.join("").match(/^start c\d/gm) ?? []).length >= 2) {
-      child.kill("SIGINT");
-      signalled = true;
-    }
-  }
-  const status = await child.status;
-  const stderr = await stderrText;
-  assert.ok(signalled, chunks.join("") + stderr);
+  const { signalled, stdout, stderr, status } = await runUntilSignalled(
+    ["run", "evals", "--workers", "2", "--verbose", "--out", out],
+    r.dir,
+    {
+      when: (text) => (text.match(/^start c\d/gm) ?? []).length >= 2,
+      signal: "SIGINT",
+      flags: PERMS,
+    },
+  );
+  assert.ok(signalled, stdout + stderr);
   assert.equal(status.code, 130, stderr);
   const { rows, partial_line } = await readResults(out);
   assert.equal(partial_line, undefined);
   assert.equal(rows.length, 2);
   assert.ok(rows.every((x) => x.status === "error" && x.error === "interrupted"));
-  const stdout = chunks.join("");
   assert.match(stdout, /Interrupted/);
   assert.match(stdout, /4 not started/);
   assert.match(stdout, /Summary/);
@@ -237,19 +232,12 @@ Deno.test("agentv run: after kill -9 every written row is intact", async () => {
     "evals/slow.yaml": manyCases(400),
   });
   const out = join(r.dir, "r.jsonl");
-  const child = spawnMain(["run", "evals", "--workers", "4", "--out", out], r.dir).spawn();
   // A `[n/400]` progress line is printed after its row is written: kill after eight.
-  let progress = "";
-  let killed = false;
-  for await (const chunk of child.stdout.pipeThrough(new TextDecoderStream())) {
-    progress += chunk;
-    if (!killed && (progress.match(/^\[\d+\/400\]/gm) ?? []).length >= 8) {
-      child.kill("SIGKILL");
-      killed = true;
-    }
-  }
-  await child.status;
-  await child.stderr.cancel();
+  const { killed, progress } = await runUntilKilled(
+    ["run", "evals", "--workers", "4", "--out", out],
+    r.dir,
+    { rows: 8, flags: PERMS },
+  );
   assert.ok(killed, progress);
   const text = await Deno.readTextFile(out);
   const { rows, bad_lines } = parseResults(text);
