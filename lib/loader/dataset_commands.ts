@@ -9,7 +9,7 @@
  */
 import { basename, dirname, extname, join } from "node:path";
 import type { Position } from "../source/decode.ts";
-import { parseJsoncSource } from "../source/jsonc_document.ts";
+import { parseJsoncOrYamlSource } from "../source/jsonc_document.ts";
 import { locateInJsonLine, parseJsonLine, splitJsonlLines } from "../source/jsonl_source.ts";
 import { parseYamlSource, type PathKey } from "../source/yaml_source.ts";
 import { readConfinedText } from "./read_confined.ts";
@@ -189,10 +189,7 @@ export async function scanTargetsFileCommands(
     ...(options.root !== undefined ? { root: options.root } : {}),
   });
   if (!read.ok) return undefined;
-  const ext = extname(file).toLowerCase();
-  const parsed = ext === ".jsonc" || ext === ".json"
-    ? await parseJsoncSource(read.text)
-    : await parseYamlSource(read.text);
+  const parsed = await parseJsoncOrYamlSource(file, read.text);
   if (!parsed.ok) return undefined;
   const { value, locate } = parsed.source;
   const targets = (value as { targets?: unknown } | null)?.targets;

@@ -4,12 +4,33 @@
  *
  * @module
  */
+import { extname } from "node:path";
 import type { Node, ParseError } from "jsonc-parser";
 import type { Position } from "./decode.ts";
-import type { PathKey, SourceProblem, YamlParseResult } from "./yaml_source.ts";
+import {
+  parseYamlSource,
+  type PathKey,
+  type SourceProblem,
+  type YamlParseResult,
+} from "./yaml_source.ts";
 
 /** The result of {@link parseJsoncSource} (same shape as a YAML parse). */
 export type JsoncParseResult = YamlParseResult;
+
+/**
+ * Parses a targets file's text as its extension says: `.json` and `.jsonc` as JSONC, any other
+ * as YAML.
+ *
+ * @example
+ * ```ts
+ * const r = await parseJsoncOrYamlSource("targets.jsonc", '{"targets": []}');
+ * if (r.ok) r.source.value; // { targets: [] }
+ * ```
+ */
+export function parseJsoncOrYamlSource(path: string, text: string): Promise<JsoncParseResult> {
+  const ext = extname(path).toLowerCase();
+  return ext === ".jsonc" || ext === ".json" ? parseJsoncSource(text) : parseYamlSource(text);
+}
 
 /**
  * Parses JSONC text into values with positions. Syntax errors carry line and column.

@@ -4,12 +4,11 @@
  *
  * @module
  */
-import { dirname, extname, join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { ConfinedReadError, isNonFolderEntry, readConfinedText } from "../loader/read_confined.ts";
 import type { Diagnostic } from "../schema/eval_case.ts";
 import type { TargetsFile } from "../schema/targets.ts";
-import { parseJsoncSource } from "../source/jsonc_document.ts";
-import { parseYamlSource, type YamlParseResult } from "../source/yaml_source.ts";
+import { parseJsoncOrYamlSource } from "../source/jsonc_document.ts";
 import { checkTargetsFile } from "./check.ts";
 import { TargetConfigError, TargetsFileError } from "./errors.ts";
 
@@ -219,10 +218,7 @@ async function readAndCheck(
       ...(read.reason === "refused" ? { refused: read.diagnostic } : {}),
     };
   }
-  const ext = extname(path).toLowerCase();
-  const parsed: YamlParseResult = ext === ".jsonc" || ext === ".json"
-    ? await parseJsoncSource(read.text)
-    : await parseYamlSource(read.text);
+  const parsed = await parseJsoncOrYamlSource(path, read.text);
   if (!parsed.ok) {
     return {
       diagnostics: parsed.errors.map((e) => ({
