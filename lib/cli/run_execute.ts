@@ -71,7 +71,7 @@ function reportWriteFailure(error: ResultsWriteError, io: CommandIO): number {
       `no case was started after the failure${
         notStarted > 0 ? ` (${notStarted} not started)` : ""
       }\n` +
-      `${paint.dim("hint")}: free space on that disk or pass --out with a writable path\n`,
+      `${paint.dim("hint")}: ${error.hint}\n`,
   );
   return 1;
 }

@@ -10,6 +10,7 @@ import { getEvaluator } from "./registry.ts";
 import type { EvaluationContext, EvaluatorOutcome } from "./types.ts";
 import { DRY_RUN_SKIP, errorOutcome, skippedOutcome } from "./outcome.ts";
 import { clampScore } from "./verdict.ts";
+import { boundResultFields } from "./result_bounds.ts";
 
 /**
  * Builds an error result for an evaluator that could not score.
@@ -25,19 +26,20 @@ export function evaluatorError(
   config: Pick<EvaluatorConfig, "name" | "type" | "weight">,
   message: string,
 ): EvaluatorResult {
-  return {
+  return boundResultFields({
     ...errorOutcome(config.name, message),
     name: config.name,
     type: config.type,
     weight: config.weight,
-  };
+  });
 }
 
 /**
  * Runs an evaluator from the static registry and fills in `name`, `type` and `weight`.
  * Exceptions become `status: "error"` results (score 0, verdict `fail`, a miss naming the
- * evaluator); an unknown or not-yet-available type is an error result too. Every evaluator is
- * bounded: one still running a second after its budget ({@link evaluatorBudgetMs}) has its
+ * evaluator); an unknown or not-yet-available type is an error result too. Every result is
+ * bounded in size (`result_bounds.ts`: reasoning, error, hits, misses, details cut with a visible
+ * `…[truncated N bytes]`), and every evaluator in time: one still running a second after its budget ({@link evaluatorBudgetMs}) has its
  * signal aborted, and one still running a second after that (or after `context.signal` was
  * aborted) is abandoned as an error result.
  *
@@ -109,7 +111,7 @@ export async function runEvaluator(
     result.verdict = "fail";
     result.error ??= result.reasoning ?? "evaluator reported an error";
   }
-  return result;
+  return boundResultFields(result);
 }
 
 /** Time an evaluator gets past its budget to finish its own cleanup (e.g. a killed script). */

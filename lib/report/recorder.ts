@@ -1,7 +1,9 @@
 /**
  * The recorder: subscribes to `runEval`'s events and records the run. It redacts every row (with
  * the run's one redactor, passed in), writes it to the results file as one full line the moment
- * its `case_finished` event arrives, keeps the summary, and keeps `<results>.run.json` (the run
+ * its `case_finished` event arrives (a row that cannot be serialised, e.g. a string too long
+ * for JSON, is replaced by an error row saying so: one bad row never stops the file), keeps the
+ * summary, and keeps `<results>.run.json` (the run
  * record) up to date: `running` when the run starts, `finished` / `interrupted` / `failed` with
  * the end time and summary when it ends. Listeners after it see the rows as written.
  *
@@ -15,7 +17,12 @@ import type {
   RunTargetRecord,
 } from "../schema/run_record.ts";
 import type { RunEvent, RunStartedEvent } from "./events.ts";
-import { openResultsWriter, ResultsWriteError, type ResultsWriter } from "./results_writer.ts";
+import {
+  openResultsWriter,
+  ResultsWriteError,
+  type ResultsWriter,
+  RowEncodeError,
+} from "./results_writer.ts";
 import {
   AGENTV_VERSION,
   newRunId,
@@ -95,6 +102,54 @@ export interface RunRecorder {
 }
 
 /**
+ * The row as an error row that can be written: its identity, timing and verdict kept, what made
+ * it unserialisable (evaluator results, answer, trace) dropped, `error` saying why.
+ */
+function unserialisableRow(row: ResultRow, error: RowEncodeError): ResultRow {
+  const message = `${error.message}; its answer, trace and evaluator results were dropped`;
+  return {
+    run_id: row.run_id,
+    trial: row.trial,
+    timestamp: row.timestamp,
+    eval_id: row.eval_id,
+    dataset: row.dataset,
+    conversation_id: row.conversation_id,
+    target: row.target,
+    status: "error",
+    score: 0,
+    verdict: "fail",
+    hits: [],
+    misses: [message],
+    reasoning: null,
+    candidate_answer: "",
+    evaluator_results: [],
+    trace_summary: null,
+    output_messages: [],
+    token_usage: null,
+    duration_ms: row.duration_ms,
+    attempts: row.attempts,
+    error: message,
+    ...(row.dry_run === true ? { dry_run: true } : {}),
+  };
+}
+
+/**
+ * Writes `row`; a row that cannot be serialised is replaced by {@link unserialisableRow}, which
+ * is written (and returned) instead. Throws {@link ResultsWriteError} when the file fails.
+ */
+function writeRow(writer: ResultsWriter, row: ResultRow): ResultRow {
+  try {
+    writer.write(row);
+    return row;
+  } catch (e) {
+    if (!(e instanceof RowEncodeError)) throw e;
+    const replacement = unserialisableRow(row, e);
+    writer.write(replacement);
+    return replacement;
+  }
+}
+
+/**
  * Creates a recorder. Create it before the run so it sees every `target_resolved` event; call
  * {@link RunRecorder.open} once nothing can stop the run any more; send it every event.
  *
@@ -169,11 +224,11 @@ export function createRunRecorder(options: RunRecorderOptions = {}): RunRecorder
       }
       case "case_finished": {
         // Every row leaves redacted: the file, `rows` and the listeners see the same row.
-        const row = redactor ? redactor.row(event.row) : event.row;
+        let row = redactor ? redactor.row(event.row) : event.row;
         count++;
         if (writer !== undefined && writeFailure === undefined) {
           try {
-            writer.write(row);
+            row = writeRow(writer, row);
           } catch (e) {
             writeFailure = e instanceof ResultsWriteError
               ? e

@@ -24,8 +24,9 @@ export interface ResultsWriter {
   /**
    * Writes one row as one line. The line is in the operating system's hands when this returns.
    * The row is written as given: the recorder (`recorder.ts`) redacts secrets first.
-   * Throws {@link ResultsWriteError} when the line cannot be written; the file then still ends
-   * with the last whole row.
+   * Throws {@link RowEncodeError} (nothing written, the file still usable) when the row cannot
+   * be turned into JSON, and {@link ResultsWriteError} when the line cannot be written; the file
+   * then still ends with the last whole row.
    */
   write(row: ResultRow): void;
   /** Closes the file. Safe to call twice. */
@@ -66,10 +67,15 @@ export async function openResultsWriter(
     },
     write(row: ResultRow): void {
       if (closed) throw new Error(`Results file ${path} is closed`);
-      let offset = 0;
+      let bytes: Uint8Array;
       try {
         // The answer is stored once: a trace that is only the answer is left out (row_format.ts).
-        const bytes = encoder.encode(JSON.stringify(compactRow(row)) + "\n");
+        bytes = encoder.encode(JSON.stringify(compactRow(row)) + "\n");
+      } catch (error) {
+        throw new RowEncodeError(row, error);
+      }
+      let offset = 0;
+      try {
         // One logical write of the full line; loop only if the OS accepts part of it.
         while (offset < bytes.length) offset += file.writeSync(bytes.subarray(offset));
       } catch (error) {
@@ -92,6 +98,21 @@ export async function openResultsWriter(
   };
 }
 
+/**
+ * A row could not be turned into a JSON line (a string too long for the runtime, a cycle, a
+ * BigInt): the row's fault, not the file's; nothing was written and the file takes more rows.
+ */
+export class RowEncodeError extends Error {
+  /** Creates the error; `cause` is the serialiser's error. */
+  constructor(row: ResultRow, cause: unknown) {
+    const reason = cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause);
+    super(`The row of case '${row.eval_id}' could not be serialised as JSON (${reason})`, {
+      cause,
+    });
+    this.name = "RowEncodeError";
+  }
+}
+
 /** A row could not be written to the results file (disk full, file too large, I/O error). */
 export class ResultsWriteError extends Error {
   /** The results file. */
@@ -108,5 +129,22 @@ export class ResultsWriteError extends Error {
     this.name = "ResultsWriteError";
     this.path = path;
     this.rowsWritten = rowsWritten;
+  }
+
+  /** What to do about it, by the operating system's error (disk full, no permission, …). */
+  get hint(): string {
+    const cause = this.cause;
+    const code = (cause as { code?: unknown } | undefined)?.code;
+    if (code === "ENOSPC" || code === "EDQUOT" || /no space left|quota/i.test(String(cause))) {
+      return "free space on that disk or pass --out with a path on another disk";
+    }
+    if (code === "EFBIG" || /file too large/i.test(String(cause))) {
+      return "the file reached the size limit of its file system or process (ulimit -f); " +
+        "pass --out with a path where it may grow";
+    }
+    if (cause instanceof Deno.errors.PermissionDenied || cause instanceof Deno.errors.NotCapable) {
+      return "make the file writable or pass --out with a writable path";
+    }
+    return "check the file and the disk it is on, or pass --out with another path";
   }
 }
