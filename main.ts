@@ -5,10 +5,14 @@
  * The first Ctrl-C aborts `io.signal` (commands stop and report what they have); a second one
  * exits with code 130 at once.
  *
+ * A compiled agentv started by itself with the hidden first argument `__agentv_judge_host` is
+ * the judge host that module code judges run in (`lib/evaluators/module_judge_host.ts`).
+ *
  * @module
  */
 import { runCli } from "./lib/cli/app.ts";
 import type { CommandIO } from "./lib/cli/command.ts";
+import { JUDGE_HOST_ARG, runJudgeHost } from "./lib/evaluators/module_judge_host.ts";
 
 const encoder = new TextEncoder();
 
@@ -75,5 +79,5 @@ async function main(): Promise<number> {
 }
 
 if (import.meta.main) {
-  Deno.exit(await main());
+  Deno.exit(Deno.args[0] === JUDGE_HOST_ARG ? await runJudgeHost() : await main());
 }

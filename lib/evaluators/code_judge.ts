@@ -14,6 +14,7 @@ import { childEnv, processBaseEnv } from "../targets/child_env.ts";
 import type { CodeJudgePayload } from "./code_judge_types.ts";
 import { judgeModulePath, resolveJudgeModule, runModuleJudge } from "./module_judge.ts";
 import { runScript, type ScriptRun, tail } from "./script_process.ts";
+import { stripAnsi } from "../text/strip_ansi.ts";
 import { startTargetProxy, type TargetProxy } from "./target_proxy.ts";
 import type { EvaluationContext, EvaluatorOutcome } from "./types.ts";
 
@@ -28,6 +29,7 @@ const OWN_KEYS = new Set([
   "env",
   "target",
   "timeout_seconds",
+  "max_memory_mb",
 ]);
 
 function segmentText(segment: Record<string, unknown>): string | undefined {
@@ -214,7 +216,7 @@ function timeoutOf(config: CodeJudgeConfig, context: EvaluationContext): number 
     : context.timeoutMs;
 }
 
-/** A module judge: the default export of a TS/JS file, run in a read-root-only worker. */
+/** A module judge: the default export of a TS/JS file, run in a read-root-only judge host. */
 async function evaluateModuleJudge(
   config: CodeJudgeConfig,
   modulePath: string,
@@ -241,12 +243,18 @@ async function evaluateModuleJudge(
     timeoutMs: timeoutOf(config, context),
     signal: context.signal,
     ...(context.workspacePath !== undefined ? { workspace: context.workspacePath } : {}),
+    ...(config.max_memory_mb !== undefined ? { maxMemoryMb: config.max_memory_mb } : {}),
+    ...(context.judgeHosts !== undefined ? { hosts: context.judgeHosts } : {}),
+    ...(context.env !== undefined ? { env: context.env } : {}),
   });
   if (!run.ok) {
-    const logs = run.logs.trim() === "" ? "" : `; console: ${tail(run.logs.trim(), 2000)}`;
+    // Deno formats some errors for a terminal: the row keeps the text without colours.
+    const logs = run.logs.trim() === ""
+      ? ""
+      : `; console: ${tail(stripAnsi(run.logs).trim(), 2000)}`;
     const message = run.aborted || run.timedOut
       ? run.error
-      : `Code judge module failed: ${run.error}`;
+      : `Code judge module failed: ${stripAnsi(run.error)}`;
     return errorOutcome(config.name, `${message}${logs}`, extra);
   }
   return replyOutcome(run.value, config.name, extra, "Code judge module");

@@ -1,27 +1,31 @@
 /**
  * Module code judges: a TypeScript/JavaScript file inside the dataset root whose default export
- * scores the answer. It runs in a Deno Worker that may read the dataset root and nothing else
- * (no write, network, environment, subprocess, FFI or system access), so it needs no trust.
- * `--timeout` (or `timeout_seconds`) terminates the worker.
+ * scores the answer. It runs in a Deno Worker inside a judge host process (`judge_host.ts`)
+ * whose memory is bounded (`max_memory_mb`, default 512), that may read the dataset root less
+ * `.env*`, `.agentv/cache/` and `.agentv/targets.*` (`judge_read_scope.ts`) and nothing else (no
+ * write, network, environment, subprocess, FFI or system access), and that imports only files
+ * inside the root (`module_judge_imports.ts`), so it needs no trust. `--timeout` (or
+ * `timeout_seconds`) kills the host.
  *
  * Deno checks read permission on the path as given, not on a symlink's target, so a root that
  * holds a symlink leading outside it would let a judge read through it: such roots are refused.
  *
- * Needs `--unstable-worker-options`; `module_judge_worker.ts` is a worker entry (compile tasks
- * `--include` it).
+ * Needs `--allow-run` (to start the host) and `--unstable-worker-options`;
+ * `module_judge_worker.ts` is a worker entry (compile tasks `--include` it).
  *
  * @module
  */
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { isInside } from "../loader/resolve.ts";
 import { pathToFileURL } from "node:url";
 import { isModuleScript } from "../loader/dataset_commands.ts";
-import type { ModuleJudgeRequest, ModuleJudgeResponse } from "./module_judge_worker.ts";
+import { DEFAULT_MAX_MEMORY_MB, type JudgeHostRun, type JudgeHostSpec } from "./judge_host.ts";
+import { JudgeHostPool } from "./judge_host_pool.ts";
+import { isDeniedPath, judgeReadScope, type ReadScope } from "./judge_read_scope.ts";
+import { checkJudgeImports } from "./module_judge_imports.ts";
 
 /** How a module judge run ended. */
-export type ModuleJudgeRun =
-  | { ok: true; value: unknown; logs: string }
-  | { ok: false; error: string; logs: string; timedOut?: boolean; aborted?: boolean };
+export type ModuleJudgeRun = JudgeHostRun;
 
 /** Options of {@link runModuleJudge}. */
 export interface RunModuleJudgeOptions {
@@ -36,6 +40,12 @@ export interface RunModuleJudgeOptions {
    * symlink leading outside it).
    */
   workspace?: string;
+  /** Memory limit of the judge in MB (default {@link DEFAULT_MAX_MEMORY_MB}). */
+  maxMemoryMb?: number;
+  /** The run's judge hosts (default: a host for this call alone, stopped after it). */
+  hosts?: JudgeHostPool;
+  /** The run's environment: the host gets `DENO_DIR` and `NPM_CONFIG_REGISTRY` from it. */
+  env?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -87,61 +97,62 @@ export async function resolveJudgeModule(
   return real;
 }
 
-const outwardLinks = new Map<string, Promise<string[]>>();
+/** Read scopes of dataset roots, kept per pool (per run), or per call without one. */
+const rootScopes = new WeakMap<JudgeHostPool, Map<string, Promise<ReadScope>>>();
 
-/** Symlinks under `root` that lead outside it (memoised per root for the process). */
-export function symlinksLeavingRoot(root: string): Promise<string[]> {
-  let p = outwardLinks.get(root);
-  if (!p) {
-    p = scanLinks(root);
-    outwardLinks.set(root, p);
-    // A failed scan is retried next time.
-    p.catch(() => outwardLinks.delete(root));
+function rootScope(root: string, pool: JudgeHostPool | undefined): Promise<ReadScope> {
+  if (pool === undefined) return judgeReadScope(root);
+  let scopes = rootScopes.get(pool);
+  if (scopes === undefined) rootScopes.set(pool, scopes = new Map());
+  let scope = scopes.get(root);
+  if (scope === undefined) {
+    scope = judgeReadScope(root);
+    scopes.set(root, scope);
+    scope.catch(() => scopes.delete(root));
   }
-  return p;
+  return scope;
 }
 
-async function scanLinks(root: string): Promise<string[]> {
-  const realRoot = await Deno.realPath(root);
-  const found: string[] = [];
-  const stack = [realRoot];
-  while (stack.length > 0 && found.length < 5) {
-    const dir = stack.pop()!;
-    let entries: Deno.DirEntry[];
-    try {
-      entries = await Array.fromAsync(Deno.readDir(dir));
-    } catch {
-      continue;
-    }
-    for (const entry of entries) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory) stack.push(path);
-      else if (entry.isSymlink) {
-        const target = await Deno.realPath(path).catch(() => undefined);
-        if (target !== undefined && !isInside(target, realRoot)) found.push(`${path} -> ${target}`);
-      }
-    }
-  }
-  return found;
-}
-
-/** The Deno permissions of a judge worker: read `roots`, nothing else. */
-export function moduleJudgePermissions(roots: string[]): Deno.PermissionOptionsObject {
+function leavingError(where: string, links: string[], fix: string): ModuleJudgeRun {
   return {
-    read: [...new Set(roots)],
-    write: false,
-    net: false,
-    env: false,
-    run: false,
-    ffi: false,
-    sys: false,
-    import: false,
+    ok: false,
+    logs: "",
+    error: `${where} holds symlinks that lead outside it (${
+      links.join(", ")
+    }), which a module judge could read through; ${fix}`,
   };
 }
 
+/** The scopes the judge reads, or why it may not run. */
+async function scopesOf(
+  options: RunModuleJudgeOptions,
+): Promise<{ scopes: ReadScope[] } | { refused: ModuleJudgeRun }> {
+  const root = await rootScope(options.root, options.hosts);
+  if (root.leaving.length > 0) {
+    return {
+      refused: leavingError("the dataset root", root.leaving, "remove them or move the dataset"),
+    };
+  }
+  if (options.workspace === undefined) return { scopes: [root] };
+  // Not kept: the target has just changed the workspace.
+  const workspace = await judgeReadScope(options.workspace);
+  if (workspace.leaving.length > 0) {
+    return {
+      refused: leavingError(
+        "the workspace",
+        workspace.leaving,
+        "use a script code judge for this case",
+      ),
+    };
+  }
+  return { scopes: [root, workspace] };
+}
+
 /**
- * Runs the judge module at `path` (absolute, already resolved) with `payload` in a fresh worker.
- * Never throws: failures, timeouts and aborts come back as `{ok: false}`.
+ * Runs the judge module at `path` (absolute, already resolved) with `payload` in a judge host
+ * process (`judge_host.ts`): a fresh Worker there that may read the root (and the workspace)
+ * less the denied paths. Its imports are checked first (`module_judge_imports.ts`). Never
+ * throws: failures, refusals, timeouts, aborts and memory exhaustion come back as `{ok: false}`.
  *
  * @example
  * ```ts ignore
@@ -156,65 +167,34 @@ export async function runModuleJudge(
   payload: unknown,
   options: RunModuleJudgeOptions,
 ): Promise<ModuleJudgeRun> {
-  const realRoot = await Deno.realPath(options.root).catch(() => resolve(options.root));
-  const links = await symlinksLeavingRoot(options.root).catch(() => []);
-  if (links.length > 0) {
-    return {
-      ok: false,
-      logs: "",
-      error: `the dataset root holds symlinks that lead outside it (${
-        links.join(", ")
-      }), which a module judge could read through; remove them or move the dataset`,
-    };
-  }
-  const readable = [resolve(options.root), realRoot];
-  if (options.workspace !== undefined) {
-    // Not memoised: the target has just changed the workspace.
-    const realWorkspace = await Deno.realPath(options.workspace);
-    const leaving = await scanLinks(realWorkspace).catch(() => []);
-    if (leaving.length > 0) {
-      return {
-        ok: false,
-        logs: "",
-        error: `the workspace holds symlinks that lead outside it (${
-          leaving.join(", ")
-        }), which a module judge could read through; use a script code judge for this case`,
-      };
-    }
-    readable.push(resolve(options.workspace), realWorkspace);
-  }
-  if (options.signal?.aborted) return { ok: false, error: "interrupted", logs: "", aborted: true };
-  const worker = new Worker(new URL("./module_judge_worker.ts", import.meta.url).href, {
-    type: "module",
-    name: "agentv-module-judge",
-    deno: { permissions: moduleJudgePermissions(readable) },
+  const found = await scopesOf(options);
+  if ("refused" in found) return found.refused;
+  const denied = found.scopes.flatMap((s) => s.denied);
+  const refused = await checkJudgeImports(path, {
+    root: found.scopes[0].root,
+    isDenied: (p) => isDeniedPath(p) || denied.some((d) => isInside(p, d)),
   });
-  const { promise, resolve: settle } = Promise.withResolvers<ModuleJudgeRun>();
-  const timer = setTimeout(() => {
-    settle({
-      ok: false,
-      error: `Code judge timed out after ${options.timeoutMs}ms and was stopped`,
-      logs: "",
-      timedOut: true,
-    });
-  }, options.timeoutMs);
-  const onAbort = () => settle({ ok: false, error: "interrupted", logs: "", aborted: true });
-  options.signal?.addEventListener("abort", onAbort, { once: true });
-  worker.onmessage = (event: MessageEvent<ModuleJudgeResponse>) => settle(event.data);
-  worker.onerror = (event: ErrorEvent) => {
-    event.preventDefault();
-    settle({ ok: false, error: event.message, logs: "" });
+  if (refused !== undefined) return { ok: false, error: refused, logs: "" };
+  if (options.signal?.aborted) return { ok: false, error: "interrupted", logs: "", aborted: true };
+  const spec: JudgeHostSpec = {
+    maxMemoryMb: options.maxMemoryMb ?? DEFAULT_MAX_MEMORY_MB,
+    read: found.scopes.map((s) => s.root),
+    deny: denied,
+    ...(options.env !== undefined ? { env: options.env } : {}),
   };
-  worker.onmessageerror = () => {
-    settle({ ok: false, error: "the judge's reply could not be read", logs: "" });
-  };
-  const request: ModuleJudgeRequest = { url: pathToFileURL(path).href, payload };
-  worker.postMessage(request);
+  const pool = options.hosts ?? new JudgeHostPool();
+  const lent = pool.acquire(path, spec);
+  let run: ModuleJudgeRun | undefined;
   try {
-    return await promise;
+    run = await lent.host.call({
+      url: pathToFileURL(path).href,
+      payload,
+      read: found.scopes.flatMap((s) => s.allow),
+    }, { timeoutMs: options.timeoutMs, ...(options.signal ? { signal: options.signal } : {}) });
+    return run;
   } finally {
-    clearTimeout(timer);
-    options.signal?.removeEventListener("abort", onAbort);
-    worker.terminate();
+    // A host that saw a workspace is not reused: no other case has that workspace.
+    await lent.release(options.workspace === undefined && run?.ok !== undefined);
+    if (options.hosts === undefined) await pool.close();
   }
 }

@@ -1,13 +1,24 @@
 /**
- * The worker that runs one module code judge (see `module_judge.ts`). Its Deno permissions allow
- * reading the dataset root and nothing else. It receives `{url, payload}`, imports the module,
- * calls its default export with the payload and posts back the result. `console` output of the
- * judge is captured (and returned with errors) instead of reaching agentv's stdout.
+ * The worker that runs one module code judge (see `module_judge.ts`), inside the judge host
+ * process (`module_judge_host.ts`). Its Deno permissions allow reading the dataset root (less
+ * the denied paths) and nothing else. It receives `{url, payload}`, imports the module, calls
+ * its default export with the payload and posts back the result, bounded before it leaves the
+ * judge's isolate (`result_bounds.ts`). `console` output of the judge is captured (and returned
+ * with errors); the judge cannot touch the host's stdin, stdout or stderr.
  *
  * This file is a worker entry: the compile tasks name it with `--include`.
  *
  * @module
  */
+
+import {
+  boundList,
+  boundValue,
+  ITEM_CAP_BYTES,
+  TEXT_CAP_BYTES,
+  truncateText,
+  VALUE_CAP_BYTES,
+} from "./result_bounds.ts";
 
 /** A request to the worker. */
 export interface ModuleJudgeRequest {
@@ -42,6 +53,14 @@ Object.defineProperty(Deno, "chdir", {
     throw new Deno.errors.NotCapable("A module code judge cannot change the working folder");
   },
 });
+// The host's stdin and stdout carry its requests and replies: the judge may not use them.
+for (const name of ["stdin", "stdout", "stderr"] as const) {
+  Object.defineProperty(Deno, name, {
+    get() {
+      throw new Deno.errors.NotCapable(`A module code judge cannot use Deno.${name}`);
+    },
+  });
+}
 
 function safeInspect(value: unknown): string {
   try {
@@ -52,8 +71,44 @@ function safeInspect(value: unknown): string {
 }
 
 function describe(error: unknown): string {
-  if (error instanceof Error) return `${error.name}: ${error.message}`;
-  return String(error);
+  let text: string;
+  try {
+    text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  } catch {
+    text = "an error that cannot be shown";
+  }
+  return truncateText(text, TEXT_CAP_BYTES);
+}
+
+/** One hit or miss as text: a string as is, anything else as (bounded) JSON. */
+function itemText(item: unknown): string {
+  if (typeof item === "string") return truncateText(item, ITEM_CAP_BYTES);
+  try {
+    return truncateText(JSON.stringify(boundValue(item, ITEM_CAP_BYTES)) ?? "", ITEM_CAP_BYTES);
+  } catch {
+    return String(item);
+  }
+}
+
+/**
+ * The judge's reply as it may leave the worker: of an object, only the fields agentv reads
+ * (`score`, `hits`, `misses`, `reasoning`, `details`), each bounded; anything else cut short.
+ */
+function boundReply(value: unknown): unknown {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    return boundValue(value, ITEM_CAP_BYTES);
+  }
+  const reply = value as Record<string, unknown>;
+  const out: Record<string, unknown> = { score: boundValue(reply.score, ITEM_CAP_BYTES) };
+  for (const key of ["hits", "misses"] as const) {
+    const list = reply[key];
+    if (Array.isArray(list)) out[key] = boundList(list.slice(0, 1001).map(itemText));
+  }
+  if (typeof reply.reasoning === "string") {
+    out.reasoning = truncateText(reply.reasoning, TEXT_CAP_BYTES);
+  }
+  if (reply.details !== undefined) out.details = boundValue(reply.details, VALUE_CAP_BYTES);
+  return out;
 }
 
 async function importJudge(url: string): Promise<Record<string, unknown>> {
@@ -85,7 +140,7 @@ scope.onmessage = async (event) => {
       });
       return;
     }
-    value = await judge(payload);
+    value = boundReply(await judge(payload));
   } catch (error) {
     scope.postMessage({ ok: false, error: describe(error), logs });
     return;

@@ -7,6 +7,7 @@ import type { EvalCase } from "../schema/eval_case.ts";
 import type { EvaluatorConfig } from "../schema/evaluator.ts";
 import type { EvaluatorResult, OutputMessage, TokenUsage, TraceSummary } from "../schema/result.ts";
 import type { WorkspaceChanges } from "../schema/workspace.ts";
+import type { JudgeHostPool } from "./judge_host_pool.ts";
 
 /** A request to a judge model. */
 export interface JudgeRequest {
@@ -82,6 +83,11 @@ export interface EvaluationContext {
   workspacePath?: string;
   /** What the target changed in its workspace (`file_changes` scores it). */
   workspaceChanges?: WorkspaceChanges;
+  /**
+   * The run's judge hosts: module code judges run there, a host reused across cases (default: a
+   * host per call).
+   */
+  judgeHosts?: JudgeHostPool;
   /** A dry run: code judges are reported as skipped instead of running (default false). */
   dryRun?: boolean;
   /** Runs another evaluator (composite members); provided by the evaluator registry. */

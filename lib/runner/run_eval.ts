@@ -27,6 +27,7 @@ import { blockedCaseRow, caseEvaluators, runCase } from "./run_case.ts";
 import { runBudget, skippedRow } from "./budget.ts";
 import { callCacheOptions, createCallCache } from "./call_cache.ts";
 import { createWorkspaceManager } from "./workspace.ts";
+import { JudgeHostPool } from "../evaluators/judge_host_pool.ts";
 import { checkRunPermission, type CommandNeed, startsProcess } from "./run_permission.ts";
 
 import type {
@@ -220,6 +221,8 @@ export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
     keep: options.keepWorkspaces ?? false,
     ...(options.workspaceTempDir !== undefined ? { tempDir: options.workspaceTempDir } : {}),
   });
+  // Module code judges run in judge host processes, reused across cases; stopped at the end.
+  const judgeHosts = new JudgeHostPool();
   const pool = new Semaphore(workers);
   const caps = new Map<string, Semaphore>();
   const running = new Set<Promise<void>>();
@@ -317,6 +320,7 @@ export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
           }),
         redact: redactor.text,
         workspaces,
+        judgeHosts,
       }).then(finish).catch((error) => {
         crashed ??= { error };
       }).finally(() => {
@@ -334,6 +338,7 @@ export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
     throw e;
   } finally {
     signal.removeEventListener("abort", onAbort);
+    await judgeHosts.close();
     await workspaces.close();
   }
   if (signal.aborted && !interruptedEmitted) onAbort();

@@ -82,6 +82,11 @@ export const CodeJudgeSchema = z.looseObject({
   target: z.union([z.boolean(), z.strictObject({ max_calls: nonNegative("max_calls").optional() })])
     .optional(),
   timeout_seconds: z.number().positive().optional(),
+  max_memory_mb: z.number({ error: "max_memory_mb must be a whole number of megabytes" }).int({
+    error: "max_memory_mb must be a whole number of megabytes",
+  }).min(16, { error: "max_memory_mb must be at least 16" }).max(65536, {
+    error: "max_memory_mb must be at most 65536",
+  }).optional(),
 }).superRefine((v, ctx) => {
   if ((v.script === undefined) === (v.module === undefined)) {
     ctx.addIssue({

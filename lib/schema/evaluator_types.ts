@@ -88,6 +88,11 @@ export interface CodeJudgeConfig extends EvaluatorBase {
   target?: boolean | { max_calls?: number };
   /** Kill the script after this many seconds. */
   timeout_seconds?: number;
+  /**
+   * Memory limit of a module judge in MB (default 512): past it the judge is stopped and its
+   * result is an error.
+   */
+  max_memory_mb?: number;
   /** Pass-through settings for the script. */
   [key: string]: unknown;
 }
