@@ -236,6 +236,7 @@ export type {
   EvaluatorFn,
   EvaluatorOutcome,
   JudgeClient,
+  JudgeHosts,
   JudgeReply,
   JudgeRequest,
 } from "./lib/evaluators/types.ts";

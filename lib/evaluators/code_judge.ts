@@ -15,6 +15,7 @@ import type { CodeJudgePayload } from "./code_judge_types.ts";
 import { judgeModulePath, resolveJudgeModule, runModuleJudge } from "./module_judge.ts";
 import { runScript, type ScriptRun, tail } from "./script_process.ts";
 import { stripAnsi } from "../text/strip_ansi.ts";
+import { JudgeHostPool } from "./judge_host_pool.ts";
 import { startTargetProxy, type TargetProxy } from "./target_proxy.ts";
 import type { EvaluationContext, EvaluatorOutcome } from "./types.ts";
 
@@ -244,7 +245,7 @@ async function evaluateModuleJudge(
     signal: context.signal,
     ...(context.workspacePath !== undefined ? { workspace: context.workspacePath } : {}),
     ...(config.max_memory_mb !== undefined ? { maxMemoryMb: config.max_memory_mb } : {}),
-    ...(context.judgeHosts !== undefined ? { hosts: context.judgeHosts } : {}),
+    ...(context.judgeHosts instanceof JudgeHostPool ? { hosts: context.judgeHosts } : {}),
     ...(context.env !== undefined ? { env: context.env } : {}),
   });
   if (!run.ok) {

@@ -73,7 +73,9 @@ export function judgeHostCommand(spec: JudgeHostSpec): { program: string; args: 
       "--no-lock",
       "--no-prompt",
       "--no-npm",
-      here.protocol === "file:" ? "--no-remote" : "--cached-only",
+      // agentv itself loaded from JSR loads its host and worker from there too; the judge's
+      // own remote imports are still refused (its worker has `import: false`).
+      ...(here.protocol === "file:" ? ["--no-remote"] : []),
       "--unstable-worker-options",
       `--v8-flags=--max-old-space-size=${spec.maxMemoryMb}`,
       `--allow-read=${list([...spec.read, ...own])}`,

@@ -7,7 +7,6 @@ import type { EvalCase } from "../schema/eval_case.ts";
 import type { EvaluatorConfig } from "../schema/evaluator.ts";
 import type { EvaluatorResult, OutputMessage, TokenUsage, TraceSummary } from "../schema/result.ts";
 import type { WorkspaceChanges } from "../schema/workspace.ts";
-import type { JudgeHostPool } from "./judge_host_pool.ts";
 
 /** A request to a judge model. */
 export interface JudgeRequest {
@@ -42,6 +41,15 @@ export interface JudgeClient {
    * names them); present only when something uses the label.
    */
   forCase?(of: { dataset: string; eval_id: string; trial: number }): JudgeClient;
+}
+
+/**
+ * The run's judge hosts (module code judges run there; `judge_host_pool.ts` is the one kind
+ * agentv makes): opaque to evaluators, closed by the runner when the run ends.
+ */
+export interface JudgeHosts {
+  /** Stops every host and waits for them. */
+  close(): Promise<void>;
 }
 
 /** Everything an evaluator may look at for one case. */
@@ -87,7 +95,7 @@ export interface EvaluationContext {
    * The run's judge hosts: module code judges run there, a host reused across cases (default: a
    * host per call).
    */
-  judgeHosts?: JudgeHostPool;
+  judgeHosts?: JudgeHosts;
   /** A dry run: code judges are reported as skipped instead of running (default false). */
   dryRun?: boolean;
   /** Runs another evaluator (composite members); provided by the evaluator registry. */
