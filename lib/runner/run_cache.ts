@@ -183,7 +183,10 @@ export async function createCallCache(
     ? configuredDir(withDir.root, withDir.config!)
     : undefined;
   const dirOf = (root: string) => fixedDir ?? resolve(root, ".agentv", "cache");
-  if (options.cacheDir === undefined) {
+  // A folder a dataset chose (its config's, or the default) must really be inside that root.
+  if (options.cacheDir === undefined && withDir !== undefined) {
+    await checkConfined(fixedDir!, withDir.root);
+  } else if (options.cacheDir === undefined) {
     for (const root of new Set(sets.map((s) => s.root))) await checkConfined(dirOf(root), root);
   }
   const signer = await userSigner(options.env);

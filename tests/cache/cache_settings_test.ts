@@ -104,6 +104,17 @@ Deno.test("a cache folder that a dataset links out of its root is refused before
   );
   assert.equal(ran.code, 2);
   assert.match(ran.err, /cache folder .*\.agentv\/cache leads outside the dataset root/);
+  // So is a config's cache_dir below a link out of the root.
+  await Deno.remove(join(p.dir, ".agentv/cache"));
+  await Deno.symlink(outside.dir, join(p.dir, "shared"));
+  await Deno.writeTextFile(join(p.dir, ".agentv/config.yaml"), "cache_dir: shared/cache\n");
+  const configured = await cli(
+    ["run", "evals/d.yaml", "--cache", "readwrite", "--out", "r.jsonl"],
+    p.dir,
+    { env: home.env },
+  );
+  assert.equal(configured.code, 2);
+  assert.match(configured.err, /cache folder .*shared\/cache leads outside the dataset root/);
   assert.equal(server.requests.length, 0);
   assert.deepEqual([...Deno.readDirSync(outside.dir)], []);
   // The user may still name any folder on the command line.
