@@ -116,11 +116,10 @@ function maskHeaders(request: unknown, secrets: readonly string[]): unknown {
   if (request === null || typeof request !== "object" || Array.isArray(request)) return request;
   const headers = (request as { headers?: unknown }).headers;
   if (headers === null || typeof headers !== "object" || Array.isArray(headers)) return request;
-  const masked = Object.fromEntries(
-    Object.entries(headers).map((
-      [name, v],
-    ) => [name, isSecretHeader(name, v, secrets) ? REDACTED : v]),
-  );
+  const masked: Record<string, unknown> = {};
+  for (const [name, v] of Object.entries(headers)) {
+    masked[name] = isSecretHeader(name, v, secrets) ? REDACTED : v;
+  }
   return { ...request, headers: masked };
 }
 
