@@ -78,6 +78,7 @@ export {
   type RunEvalResult,
 } from "./lib/runner/run_eval.ts";
 export type {
+  CacheRejectedEvent,
   CaseFinishedEvent,
   CaseStartedEvent,
   InterruptedEvent,

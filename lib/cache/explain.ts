@@ -20,11 +20,11 @@ function show(value: unknown): string | undefined {
   return undefined;
 }
 
-/** `a.b[1].c` for a path; the top-level `settings` / `request` groups are left out. */
+/** `a.b[1].c` for a path; the top-level `settings` / `sealed` / `request` groups are left out. */
 function pathText(path: readonly (string | number)[]): string {
   let out = "";
   path.forEach((part, i) => {
-    if (i === 0 && (part === "settings" || part === "request")) return;
+    if (i === 0 && (part === "settings" || part === "sealed" || part === "request")) return;
     if (typeof part === "number") out += `[${part}]`;
     else out += out === "" ? part : `.${part}`;
   });
@@ -99,7 +99,7 @@ export function keyDifferences(recorded: unknown, current: unknown): string[] {
     return out;
   }
   // The target first (provider, then its settings), then the request.
-  const order = ["provider", "settings", "request"];
+  const order = ["provider", "settings", "sealed", "request"];
   const keys = [...new Set([...Object.keys(recorded), ...Object.keys(current)])]
     .sort((a, b) => rank(order, a) - rank(order, b) || a.localeCompare(b));
   for (const key of keys) {

@@ -18,7 +18,8 @@ export type JsonValue =
 /**
  * Everything a cached response answers: the provider kind, the target's request-relevant
  * settings (endpoint without credentials, model, every request parameter; no secret, no runner
- * setting such as retries or workers) and the request itself (the full rendered messages, the
+ * setting such as retries or workers; values that must not be written as digests) and the
+ * request itself (the full rendered messages, the
  * prompt, overrides and the trial index; never the attempt).
  */
 export interface CacheKeyMaterial {
@@ -26,6 +27,11 @@ export interface CacheKeyMaterial {
   provider: string;
   /** Request-relevant settings of the target, secrets removed. */
   settings: { [key: string]: JsonValue };
+  /**
+   * Settings that must not be written in clear (a `cli` target's `env` values, header values
+   * that carry a secret), by path (`env.MODE`), as digests under the user's secret.
+   */
+  sealed?: { [path: string]: string };
   /** The request. */
   request: {
     /** The chat messages, as sent. */

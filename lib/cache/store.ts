@@ -1,22 +1,33 @@
 /**
  * The cache folder (`.agentv/cache/`): one readable JSON file per key,
  * `<dir>/<first 2 hex digits>/<key>.json`, holding the request it answers (its key material),
- * the response, who wrote it first, the agentv version and the time; plus, per case, trial and
+ * the response, who wrote it first, the agentv version, the time, and its `integrity`: an
+ * HMAC-SHA256 of all of that under the user's secret (`signing.ts`); plus, per case, trial and
  * role, the keys recorded for it (`<dir>/cases/<2>/<hash>.json`), which explain a later miss.
  *
- * Writes are atomic (a temporary file in the same folder, then a rename), so processes sharing
- * a cache (shards) never see half an entry. Reads stay inside the folder (links are refused),
- * are bounded in size, and a malformed entry is a miss with its reason, never a crash.
+ * An entry is served only when its signature is the user's own over exactly what it holds: an
+ * entry edited by hand, forged, signed with another key or written before entries were signed
+ * is a miss with its reason (`rejected`), never served. Writes are atomic (a temporary file in
+ * the same folder, then a rename), so processes sharing a cache (shards) never see half an
+ * entry; files are 0600 in 0700 folders. Reads stay inside the folder (links are refused), are
+ * bounded in size, and a malformed entry is a miss with its reason, never a crash.
  *
  * @module
  */
 import { join } from "node:path";
 import type { OutputMessage, TokenUsage } from "../schema/result.ts";
 import { cacheKey, type CacheKeyMaterial, canonicalJson, isCacheKey } from "./key.ts";
+import type { CacheSigner } from "./signing.ts";
 import { writeFileAtomic } from "../text/atomic_write.ts";
 
-/** Version of the entry format. */
-export const CACHE_ENTRY_VERSION = 1;
+/** Version of the entry format (2: signed entries). */
+export const CACHE_ENTRY_VERSION = 2;
+
+/** Mode of entry files (owner read and write). */
+export const CACHE_FILE_MODE = 0o600;
+
+/** Mode of the cache folder and its subfolders (owner only). */
+export const CACHE_FOLDER_MODE = 0o700;
 
 /** Largest entry file read, in bytes (a larger one is a miss). */
 export const MAX_ENTRY_BYTES = 32 * 1024 * 1024;
@@ -70,9 +81,16 @@ export interface CacheEntry {
   agentv_version: string;
   /** ISO time it was first written. */
   created_at: string;
+  /** {@link CacheSigner.keyId} of the key that signed it. */
+  signed_by: string;
+  /** `hmac-sha256:<hex>` of the canonical JSON of every other field, under that key. */
+  integrity: string;
 }
 
-/** What a lookup found. */
+/**
+ * What a lookup found: a hit, or a miss with its reason; `absent` when there is no entry, else
+ * the entry exists and was rejected (malformed, edited, forged, signed with another key).
+ */
 export type CacheLookup =
   | { hit: true; entry: CacheEntry }
   | { hit: false; reason: string; absent?: boolean };
@@ -83,6 +101,8 @@ export interface CacheStoreOptions {
   dir: string;
   /** agentv version written on entries. */
   version: string;
+  /** Signs entries and checks them (the user's secret: see `secret.ts`). */
+  signer: CacheSigner;
   /** Clock in ms (default `Date.now`). */
   now?: () => number;
   /** Largest entry read, in bytes (default {@link MAX_ENTRY_BYTES}). */
@@ -93,8 +113,15 @@ export interface CacheStoreOptions {
 export interface CacheStore {
   /** The folder. */
   readonly dir: string;
-  /** Reads the entry of `key` (a miss says why when the file exists but cannot be used). */
+  /** The file of the entry of `key`. */
+  path(key: string): string;
+  /**
+   * Reads the entry of `key`: a hit only when it is signed by this store's key over exactly
+   * what it holds (a miss says why when the file exists but cannot be used).
+   */
   read(key: string): Promise<CacheLookup>;
+  /** The digest that stands for a value an entry must not hold in clear ({@link CacheSigner.seal}). */
+  seal(label: string, value: string): string;
   /**
    * Writes an entry for `material` (atomically) and notes its key for the case; resolves to the
    * key.
@@ -111,12 +138,23 @@ function originHash(origin: CallOrigin): string {
   return cacheKey([origin.role, origin.dataset, origin.eval_id, origin.trial]);
 }
 
+/** Makes `path` a folder only its owner can enter (0700), refusing a link or a file there. */
+async function privateFolder(path: string): Promise<void> {
+  await Deno.mkdir(path, { recursive: true, mode: CACHE_FOLDER_MODE });
+  const info = await Deno.lstat(path);
+  if (!info.isDirectory) throw new Error(`${path} is not a folder (a link?)`);
+  // Modes are POSIX: Windows has none (`mode` is null there).
+  if (info.mode !== null && (info.mode & 0o777) !== CACHE_FOLDER_MODE) {
+    await Deno.chmod(path, CACHE_FOLDER_MODE);
+  }
+}
+
 function isRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
-/** Why `value` is not an entry for `key`, or `undefined` when it is one. */
-function entryProblem(value: unknown, key: string): string | undefined {
+/** Why `value` is not an entry for `key` signed by `signer`, or `undefined` when it is one. */
+function entryProblem(value: unknown, key: string, signer: CacheSigner): string | undefined {
   if (!isRecord(value)) return "the entry is not a JSON object";
   if (value.key !== key) return "the entry holds another key";
   if (!isRecord(value.request)) return "the entry has no request";
@@ -125,6 +163,23 @@ function entryProblem(value: unknown, key: string): string | undefined {
   }
   if (cacheKey(value.request as unknown as CacheKeyMaterial) !== key) {
     return "the entry's request does not hash to its key (edited by hand?)";
+  }
+  if (value.version !== CACHE_ENTRY_VERSION) {
+    // Only agentv's own shapes are echoed: the file may come from anyone.
+    const format = Number.isInteger(value.version) ? String(value.version) : "unknown";
+    return `the entry has format ${format}, not ${CACHE_ENTRY_VERSION} (written before entries were signed?); record it again`;
+  }
+  const { integrity, ...signed } = value;
+  if (typeof integrity !== "string") return "the entry has no integrity signature";
+  if (value.signed_by !== signer.keyId) {
+    const id = typeof value.signed_by === "string" && /^[0-9a-f]{16}$/.test(value.signed_by)
+      ? `'${value.signed_by}'`
+      : "an unnamed one";
+    return `the entry is signed with another cache key (${id}, yours is '${signer.keyId}'): ` +
+      "it was recorded by another user or machine, or forged; share a cache with AGENTV_CACHE_KEY";
+  }
+  if (!signer.verify(canonicalJson(signed), integrity)) {
+    return "the entry does not match its integrity signature: it was edited by hand or forged";
   }
   return undefined;
 }
@@ -135,9 +190,11 @@ function entryProblem(value: unknown, key: string): string | undefined {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
+ * import { createCacheSigner } from "./signing.ts";
  * import { createCacheStore } from "./store.ts";
  * const dir = await Deno.makeTempDir();
- * const store = createCacheStore({ dir, version: "0.0.0" });
+ * const signer = createCacheSigner("k".repeat(32)); // the user's secret, see secret.ts
+ * const store = createCacheStore({ dir, version: "0.0.0", signer });
  * const material = {
  *   provider: "mock",
  *   settings: {},
@@ -210,13 +267,19 @@ export function createCacheStore(options: CacheStoreOptions): CacheStore {
     }
   }
 
-  /** Writes `text` to `<dir>/<sub>/<name>` atomically (temporary file + rename). */
+  /**
+   * Writes `text` to `<dir>/<sub>/<name>` atomically (temporary file + rename), mode 0600; the
+   * cache folder and each folder of `sub` are made 0700 (also when they were made otherwise,
+   * e.g. by a checkout), and none may be a link.
+   */
   async function writeInside(sub: string, name: string, text: string): Promise<void> {
-    const folder = join(dir, sub);
-    await Deno.mkdir(folder, { recursive: true });
-    const info = await Deno.lstat(folder);
-    if (!info.isDirectory) throw new Error(`${folder} is not a folder (a link?)`);
-    await writeFileAtomic(join(folder, name), text);
+    let folder = dir;
+    await privateFolder(folder);
+    for (const part of sub.split(/[\\/]/)) {
+      folder = join(folder, part);
+      await privateFolder(folder);
+    }
+    await writeFileAtomic(join(folder, name), text, { mode: CACHE_FILE_MODE });
   }
 
   async function readEntry(key: string): Promise<CacheLookup> {
@@ -231,7 +294,7 @@ export function createCacheStore(options: CacheStoreOptions): CacheStore {
     } catch (e) {
       return { hit: false, reason: `malformed JSON in the entry: ${(e as Error).message}` };
     }
-    const problem = entryProblem(value, key);
+    const problem = entryProblem(value, key, options.signer);
     if (problem !== undefined) return { hit: false, reason: problem };
     return { hit: true, entry: value as CacheEntry };
   }
@@ -273,27 +336,30 @@ export function createCacheStore(options: CacheStoreOptions): CacheStore {
 
   return {
     dir,
+    path: (key) => join(dir, key.slice(0, 2), `${key}.json`),
     read: readEntry,
+    seal: (label, value) => options.signer.seal(label, value),
     async write(material, response, origin) {
       const key = cacheKey(material);
       // A rewritten entry (`--cache write`) keeps the call that wrote it first.
       const before = await readEntry(key);
-      const entry: CacheEntry = {
+      // What is signed is what a reader parses back: the entry through JSON, `request` in
+      // canonical key order (which also keeps the file diff-friendly when it is committed).
+      const signed = JSON.parse(JSON.stringify({
         version: CACHE_ENTRY_VERSION,
         key,
-        request: material,
+        request: JSON.parse(canonicalJson(material)),
         response,
         written_by: before.hit ? before.entry.written_by : origin,
         agentv_version: options.version,
         created_at: before.hit ? before.entry.created_at : new Date(now()).toISOString(),
+        signed_by: options.signer.keyId,
+      })) as Omit<CacheEntry, "integrity">;
+      const entry: CacheEntry = {
+        ...signed,
+        integrity: options.signer.sign(canonicalJson(signed)),
       };
-      // Canonical key order inside `request` keeps the file diff-friendly when it is committed.
-      const text = JSON.stringify(
-        { ...entry, request: JSON.parse(canonicalJson(material)) },
-        null,
-        2,
-      );
-      await writeInside(key.slice(0, 2), `${key}.json`, text + "\n");
+      await writeInside(key.slice(0, 2), `${key}.json`, JSON.stringify(entry, null, 2) + "\n");
       await noteKey(origin, key);
       return key;
     },

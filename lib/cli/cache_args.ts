@@ -16,7 +16,7 @@ export const CACHE_OPTIONS: Record<"cache" | "replay" | "cache-dir", OptionSpec>
     type: "string",
     valueName: "MODE",
     description:
-      "Response cache: off (default; or the config's cache:), read, write or readwrite (.agentv/cache/)",
+      "Response cache: off (default; or cache: in your config, which a dataset's config can only restrict), read, write or readwrite (.agentv/cache/)",
   },
   replay: {
     type: "boolean",

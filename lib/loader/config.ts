@@ -1,6 +1,7 @@
 /**
  * `.agentv/config.yaml` discovery: the nearest one between the eval file's folder and the
- * dataset root sets `guideline_patterns`.
+ * dataset root sets `guideline_patterns` and the run settings (`cache`, which can only restrict
+ * the cache, `cache_dir`, `budget_usd`).
  *
  * @module
  */
@@ -80,10 +81,21 @@ export async function loadGuidelineConfig(evalDir: string, root: string): Promis
   if (result.success) {
     await loadGlobs(result.data.guideline_patterns ?? []);
     const run = runSettings(file, result.data);
-    if (run !== undefined) {
-      return { ...guidelinesOf(result.data.guideline_patterns, file, parsed.source), run };
+    const guidelines = guidelinesOf(result.data.guideline_patterns, file, parsed.source);
+    if (result.data.cache === "readwrite") {
+      // A dataset's config can only restrict the cache (lib/runner/run_cache.ts): this one
+      // restricts nothing, and whoever wrote it likely expects it to turn the cache on.
+      const pos = parsed.source.locate(["cache"]);
+      guidelines.diagnostics.push({
+        severity: "warning",
+        file,
+        line: pos?.line,
+        column: pos?.column,
+        message:
+          "cache: readwrite in a dataset's config does not turn the cache on (a dataset may only restrict it); pass --cache readwrite, or set cache: in your own config ($XDG_CONFIG_HOME/agentv/config.yaml)",
+      });
     }
-    return guidelinesOf(result.data.guideline_patterns, file, parsed.source);
+    return run !== undefined ? { ...guidelines, run } : guidelines;
   }
   const report = reportIssues(result.error.issues as unknown as SchemaIssue[]);
   for (const f of report.findings) {

@@ -166,10 +166,13 @@ export function renderSummary(summary: RunSummary, options: RenderSummaryOptions
     const c = summary.cache;
     const plural = (n: number, word: string) =>
       `${n} ${word}${n === 1 ? "" : word.endsWith("s") ? "es" : "s"}`;
+    const rejected = c.rejected
+      ? `, ${c.rejected} rejected (edited, forged or another key's; --verbose says which)`
+      : "";
     out.push(
       `  Cache:     ${plural(c.hits, "hit")}, ${plural(c.misses, "miss")}, ${
         plural(c.writes, "write")
-      }`,
+      }${rejected}`,
     );
   }
   out.push(`  Time:      ${formatDuration(summary.duration_ms)}`);

@@ -81,6 +81,29 @@ export interface RetryEvent {
   reason: string;
 }
 
+/**
+ * A cache entry exists for a call but was not served: edited by hand, forged, signed with
+ * another key, malformed (shown with `--verbose`; counted in the summary's `cache.rejected`).
+ */
+export interface CacheRejectedEvent {
+  /** Discriminator. */
+  type: "cache_rejected";
+  /** `target` (the evaluated target's call) or `judge`. */
+  role: "target" | "judge";
+  /** Name of the target called. */
+  target: string;
+  /** Dataset of the case. */
+  dataset: string;
+  /** Case id. */
+  eval_id: string;
+  /** Trial of the case. */
+  trial: number;
+  /** The entry file. */
+  path: string;
+  /** Why it was not served. */
+  reason: string;
+}
+
 /** A case finished and its row was written. */
 export interface CaseFinishedEvent {
   /** Discriminator. */
@@ -117,6 +140,7 @@ export type RunEvent =
   | TargetResolvedEvent
   | CaseStartedEvent
   | RetryEvent
+  | CacheRejectedEvent
   | CaseFinishedEvent
   | InterruptedEvent
   | RunFinishedEvent;

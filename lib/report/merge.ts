@@ -293,11 +293,12 @@ export function formatResultsFile(rows: readonly ResultRow[]): string {
 
 /** The shards' cache counters added up. */
 function sumCache(summaries: readonly RunSummary[]): CacheSummary {
-  const total = { hits: 0, misses: 0, writes: 0 };
+  const total: CacheSummary = { hits: 0, misses: 0, writes: 0 };
   for (const c of summaries.flatMap((s) => s.cache ? [s.cache] : [])) {
     total.hits += c.hits;
     total.misses += c.misses;
     total.writes += c.writes;
+    if (c.rejected) total.rejected = (total.rejected ?? 0) + c.rejected;
   }
   return total;
 }

@@ -257,6 +257,19 @@ export function createProgressReporter(options: ProgressOptions): ProgressReport
             );
           }
           break;
+        case "cache_rejected":
+          if (options.verbose) {
+            const who = event.role === "judge" ? `judge '${clean(event.target)}' of ` : "";
+            line(
+              paint(
+                "yellow",
+                `cache: entry for ${who}${clean(event.eval_id)} (trial ${event.trial}) not used: ${
+                  clean(event.reason)
+                } (${showPath(event.path, options.cwd)})`,
+              ),
+            );
+          }
+          break;
         case "case_finished":
           onCaseFinished(event.row, event.total);
           break;

@@ -6,24 +6,13 @@
  *
  * @module
  */
-import { dirname, resolve } from "node:path";
 import { explainMiss } from "../cache/explain.ts";
 import { cacheKey, type CacheKeyMaterial, type JsonValue } from "../cache/key.ts";
-import {
-  type CachedResponse,
-  type CacheStore,
-  type CallOrigin,
-  type CallRole,
-  createCacheStore,
-} from "../cache/store.ts";
-import { AGENTV_VERSION } from "../report/run_record.ts";
-import type { CacheMode, RunConfigSettings } from "../schema/config.ts";
+import type { CachedResponse, CacheStore, CallOrigin, CallRole } from "../cache/store.ts";
+import type { CacheMode } from "../schema/config.ts";
 import type { CacheSummary } from "../schema/run_record.ts";
-import { COMMAND_PROVIDERS } from "../targets/call_identity.ts";
-import { redactValue } from "../targets/redact.ts";
-import { isInside } from "../loader/resolve.ts";
-import { RunConfigError } from "./errors.ts";
-import type { RunEvalOptions } from "./run_eval.ts";
+import { COMMAND_PROVIDERS, isSecretHeader } from "../targets/call_identity.ts";
+import { REDACTED, redactValue } from "../targets/redact.ts";
 import {
   type CallIdentity,
   type Target,
@@ -32,7 +21,7 @@ import {
   type TargetResponse,
 } from "../targets/types.ts";
 
-/** Hits, misses and writes of a run (the summary's `cache`). */
+/** Hits, misses, writes and rejected entries of a run (the summary's `cache`). */
 export type CacheStats = CacheSummary;
 
 /** Options of {@link cachedTarget}. */
@@ -49,18 +38,35 @@ export interface CachedTargetOptions {
   stats: CacheStats;
   /** Keys that missed already (a retried call counts one miss); default: a new set. */
   missed?: Set<string>;
+  /** Told of each entry that exists but was rejected (once per key), e.g. for `--verbose`. */
+  onRejected?: (rejected: RejectedEntry) => void;
 }
 
-/** The key material of one call of `target`. */
+/** An entry that exists but cannot be served: edited, forged, signed with another key, ... */
+export interface RejectedEntry {
+  /** The call it would have answered. */
+  origin: CallOrigin;
+  /** The entry file. */
+  path: string;
+  /** Why it was rejected. */
+  reason: string;
+}
+
+/** The key material of one call of `target` (sealed values as digests of `store`). */
 function keyMaterial(
   target: Target,
   identity: CallIdentity,
   request: TargetRequest,
+  store: CacheStore,
 ): CacheKeyMaterial {
   const command = COMMAND_PROVIDERS.has(target.provider);
+  const sealed = Object.entries(identity.sealed ?? {});
   return {
     provider: target.provider,
     settings: identity.settings as { [key: string]: JsonValue },
+    ...(sealed.length > 0
+      ? { sealed: Object.fromEntries(sealed.map(([path, v]) => [path, store.seal(path, v)])) }
+      : {}),
     request: {
       messages: request.messages.map((m) => ({ role: m.role, content: m.content })),
       prompt: request.prompt,
@@ -88,16 +94,33 @@ function originOf(target: Target, role: CallRole, request: TargetRequest): CallO
   };
 }
 
-/** The part of a response an entry keeps (not the agent's log path: it belongs to its run). */
-function toCached(response: TargetResponse): CachedResponse {
-  return {
+/**
+ * The part of a response an entry keeps (not the agent's log path: it belongs to its run),
+ * secrets redacted: every secret of the target (rows are redacted when written; an entry is too,
+ * since a model may echo a key), and the value of every header of the recorded request that is
+ * a credential or holds a secret, whatever its length.
+ */
+function toCached(response: TargetResponse, secrets: readonly string[]): CachedResponse {
+  return redactValue({
     output_messages: response.output_messages,
     ...(response.token_usage !== undefined ? { token_usage: response.token_usage } : {}),
     ...(response.cost_usd !== undefined ? { cost_usd: response.cost_usd } : {}),
     ...(response.duration_ms !== undefined ? { duration_ms: response.duration_ms } : {}),
-    ...(response.request !== undefined ? { request: response.request } : {}),
+    ...(response.request !== undefined ? { request: maskHeaders(response.request, secrets) } : {}),
     ...(response.turns !== undefined ? { turns: response.turns } : {}),
-  };
+  }, secrets);
+}
+
+/** A recorded request with the values of its secret headers replaced by `***`. */
+function maskHeaders(request: unknown, secrets: readonly string[]): unknown {
+  if (request === null || typeof request !== "object" || Array.isArray(request)) return request;
+  const headers = (request as { headers?: unknown }).headers;
+  if (headers === null || typeof headers !== "object" || Array.isArray(headers)) return request;
+  const masked: Record<string, unknown> = {};
+  for (const [name, v] of Object.entries(headers)) {
+    masked[name] = isSecretHeader(name, v, secrets) ? REDACTED : v;
+  }
+  return { ...request, headers: masked };
 }
 
 /** `the judge 'x' of case 'id' (dataset 'd', trial 0)` / `case 'id' (...)`. */
@@ -137,7 +160,7 @@ export function cachedTarget(target: Target, options: CachedTargetOptions): Targ
           }`,
         );
       }
-      const material = keyMaterial(target, identity, request);
+      const material = keyMaterial(target, identity, request, store);
       const key = cacheKey(material);
       const origin = originOf(target, role, request);
       if (replay || mode !== "write") {
@@ -151,6 +174,10 @@ export function cachedTarget(target: Target, options: CachedTargetOptions): Targ
         if (!missed.has(key)) {
           missed.add(key);
           stats.misses++;
+          if (!found.absent) {
+            stats.rejected = (stats.rejected ?? 0) + 1;
+            options.onRejected?.({ origin, path: store.path(key), reason: found.reason });
+          }
         }
         if (replay) {
           const why = found.absent
@@ -163,8 +190,7 @@ export function cachedTarget(target: Target, options: CachedTargetOptions): Targ
       // A call that timed out or was interrupted but answered anyway is not recorded.
       if (mode !== "read" && !request.signal.aborted) {
         try {
-          // Rows are redacted when written; an entry is too (a model may echo a key).
-          await store.write(material, redactValue(toCached(response), target.secrets), origin);
+          await store.write(material, toCached(response, target.secrets), origin);
           stats.writes++;
         } catch {
           // A cache that cannot be written costs the next run a call, nothing more.
@@ -177,131 +203,14 @@ export function cachedTarget(target: Target, options: CachedTargetOptions): Targ
   return wrapped;
 }
 
-/** The cache of a run: one store per folder, shared counters. */
+/** The cache of a run (see `run_cache.ts`): one store per folder, shared counters. */
 export interface CallCache {
   /** Effective mode (`read` under replay). */
   readonly mode: Exclude<CacheMode, "off">;
   /** `--replay`. */
   readonly replay: boolean;
-  /** Hits, misses and writes so far. */
+  /** Hits, misses, writes and rejected entries so far. */
   readonly stats: CacheStats;
   /** Wraps a target of a dataset root (see {@link cachedTarget}). */
   wrap(target: Target, info: { role: CallRole; root: string }): Target;
-}
-
-/** Options of {@link createCallCache}. */
-export interface CallCacheOptions {
-  /** `--cache` (wins over the config's `cache:`). */
-  cache?: CacheMode;
-  /** `--replay`. */
-  replay?: boolean;
-  /** `--cache-dir` (wins over the config's `cache_dir:`), relative to `cwd`. */
-  cacheDir?: string;
-  /** Base of a relative `cacheDir`. */
-  cwd: string;
-  /** A dry run caches nothing (its targets are mocks). */
-  dryRun?: boolean;
-  /** agentv version written on entries. */
-  version: string;
-  /** Clock in ms. */
-  now?: () => number;
-}
-
-/**
- * The config's `cache_dir` (relative to the folder holding `.agentv/`): it must stay inside the
- * dataset root, since a dataset's config must not make a run write elsewhere.
- */
-function configuredDir(root: string, config: RunConfigSettings): string {
-  const dir = resolve(dirname(dirname(config.file)), config.cache_dir!);
-  if (!isInside(dir, root)) {
-    throw new RunConfigError(
-      `${config.file}: cache_dir '${config.cache_dir}' leads outside the dataset root ${root}; nothing ran`,
-      { hint: "use a folder inside the dataset root, or pass --cache-dir DIR" },
-    );
-  }
-  return dir;
-}
-
-/**
- * The cache settings of a run: flags first, then the first eval file's config that sets them;
- * `undefined` when the cache is off (or in a dry run). The folder is `--cache-dir`, else the
- * config's `cache_dir` (relative to the folder holding `.agentv/`), else
- * `<dataset root>/.agentv/cache/` of each eval file. Throws `RunConfigError` when the config's
- * `cache_dir` leads outside its dataset root.
- *
- * @example
- * ```ts ignore
- * const cache = createCallCache({ cache: "readwrite", cwd, version }, sets);
- * const target = cache ? cache.wrap(resolved, { role: "target", root }) : resolved;
- * ```
- */
-export function createCallCache(
-  options: CallCacheOptions,
-  sets: readonly { root: string; config?: RunConfigSettings }[],
-): CallCache | undefined {
-  const replay = options.replay ?? false;
-  const configured = sets.find((s) => s.config?.cache !== undefined)?.config?.cache;
-  const chosen = options.cache ?? configured ?? "off";
-  if (options.dryRun || (chosen === "off" && !replay)) return undefined;
-  const mode: Exclude<CacheMode, "off"> = replay || chosen === "off" ? "read" : chosen;
-  const withDir = sets.find((s) => s.config?.cache_dir !== undefined);
-  const fixedDir = options.cacheDir !== undefined
-    ? resolve(options.cwd, options.cacheDir)
-    : withDir !== undefined
-    ? configuredDir(withDir.root, withDir.config!)
-    : undefined;
-  const stores = new Map<string, CacheStore>();
-  const stats: CacheStats = { hits: 0, misses: 0, writes: 0 };
-  const missed = new Set<string>();
-  const storeFor = (root: string) => {
-    const dir = fixedDir ?? resolve(root, ".agentv", "cache");
-    let store = stores.get(dir);
-    if (!store) {
-      store = createCacheStore({
-        dir,
-        version: options.version,
-        ...(options.now ? { now: options.now } : {}),
-      });
-      stores.set(dir, store);
-    }
-    return store;
-  };
-  return {
-    mode,
-    replay,
-    stats,
-    wrap: (target, info) =>
-      cachedTarget(target, {
-        store: storeFor(info.root),
-        mode,
-        replay,
-        role: info.role,
-        stats,
-        missed,
-      }),
-  };
-}
-
-/**
- * The {@link CallCacheOptions} of a `runEval` call.
- *
- * @example
- * ```ts ignore
- * const cache = createCallCache(callCacheOptions(options, false, Date.now), sets);
- * ```
- */
-export function callCacheOptions(
-  options: Pick<RunEvalOptions, "cache" | "replay" | "cacheDir" | "cwd">,
-  dryRun: boolean,
-  now: () => number,
-): CallCacheOptions {
-  return {
-    ...(options.cache !== undefined ? { cache: options.cache } : {}),
-    ...(options.replay !== undefined ? { replay: options.replay } : {}),
-    ...(options.cacheDir !== undefined ? { cacheDir: options.cacheDir } : {}),
-    cwd: options.cwd,
-    dryRun,
-    version: AGENTV_VERSION,
-    now,
-  };
 }

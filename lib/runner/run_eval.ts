@@ -25,7 +25,7 @@ import { Semaphore } from "./pool.ts";
 import { type CaseBinding, createTargetResolver } from "./resolve_targets.ts";
 import { blockedCaseRow, caseEvaluators, runCase } from "./run_case.ts";
 import { runBudget, skippedRow } from "./budget.ts";
-import { callCacheOptions, createCallCache } from "./call_cache.ts";
+import { callCacheOptions, createCallCache } from "./run_cache.ts";
 import { createWorkspaceManager } from "./workspace.ts";
 import { JudgeHostPool } from "../evaluators/judge_host_pool.ts";
 import { checkRunPermission, type CommandNeed, startsProcess } from "./run_permission.ts";
@@ -103,7 +103,15 @@ export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
 
   const sets = await loadSets(options);
   const budget = runBudget(options.budgetUsd, sets);
-  const cache = createCallCache(callCacheOptions(options, dryRun, now), sets);
+  const cache = await createCallCache(
+    callCacheOptions(options, {
+      dryRun,
+      now,
+      onRejected: ({ origin, path, reason }) =>
+        emit({ type: "cache_rejected", ...origin, path, reason }),
+    }),
+    sets,
+  );
   if (options.prior) {
     await checkPriorRun(options.prior, {
       sets,

@@ -75,8 +75,11 @@ export interface RunEvalOptions {
    */
   budgetUsd?: number;
   /**
-   * Response cache mode (`--cache`; default the `cache:` of the files' `.agentv/config.yaml`,
-   * else `off`): see `lib/runner/call_cache.ts`.
+   * Response cache mode (`--cache`). Default: the `cache:` of the user's config
+   * (`$XDG_CONFIG_HOME/agentv/config.yaml`, else `$HOME/.config/agentv/config.yaml`, found
+   * through `env`), else `off`, narrowed by the `cache:` of the files' `.agentv/config.yaml` (a
+   * dataset can only restrict the cache). Entries are signed with `AGENTV_CACHE_KEY` from `env`,
+   * else the user's key file beside that config. See `lib/runner/run_cache.ts`.
    */
   cache?: CacheMode;
   /** Answer every call from the cache; a miss is an error row saying why (`--replay`). */

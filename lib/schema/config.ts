@@ -1,6 +1,8 @@
 /**
- * The `.agentv/config.yaml` file: which referenced files are guidelines, and run settings
- * (`cache`, `cache_dir`, `budget_usd`) that `agentv run` flags override.
+ * The `.agentv/config.yaml` file of a dataset: which referenced files are guidelines, and run
+ * settings (`cache`, `cache_dir`, `budget_usd`) that `agentv run` flags override (its `cache:`
+ * can only restrict the cache: see `lib/runner/run_cache.ts`); and the user's own config file,
+ * which sets what only the user may decide (`cache:`).
  *
  * @module
  */
@@ -16,7 +18,7 @@ export const DEFAULT_GUIDELINE_PATTERNS: readonly string[] = [
 /** How a run uses the response cache: `off`, `read`, `write` or `readwrite`. */
 export type CacheMode = "off" | "read" | "write" | "readwrite";
 
-/** How a run uses the response cache (`--cache`, `cache:` in the config). */
+/** How a run uses the response cache (`--cache`, `cache:` in a config). */
 export const CacheModeSchema: z.ZodType<CacheMode> = z.enum(["off", "read", "write", "readwrite"], {
   error: "cache must be one of off, read, write, readwrite",
 });
@@ -72,4 +74,35 @@ export type AgentvConfig = z.output<typeof AgentvConfigSchema>;
  */
 export function parseAgentvConfig(value: unknown): z.ZodSafeParseResult<AgentvConfig> {
   return AgentvConfigSchema.safeParse(value);
+}
+
+/**
+ * The user's own config (`config.yaml` in the user's agentv folder, outside every dataset):
+ * settings a dataset must not decide. `cache:` is the cache mode of runs without `--cache`.
+ */
+export const UserConfigSchema = z.strictObject({
+  $schema: z.string({ error: "$schema must be a string" }).optional(),
+  cache: CacheModeSchema.optional(),
+});
+
+/**
+ * The user's config mapping.
+ *
+ * @example
+ * ```ts
+ * const config: UserConfig = { cache: "readwrite" };
+ * ```
+ */
+export type UserConfig = z.output<typeof UserConfigSchema>;
+
+/**
+ * Validates a parsed user config value.
+ *
+ * @example
+ * ```ts
+ * parseUserConfig({ cache: "readwrite" }).success; // true
+ * ```
+ */
+export function parseUserConfig(value: unknown): z.ZodSafeParseResult<UserConfig> {
+  return UserConfigSchema.safeParse(value);
 }

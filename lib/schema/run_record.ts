@@ -73,7 +73,7 @@ export interface RunOptionsRecord {
   trials_gate?: string;
   /** `--budget-usd` (or `budget_usd` of the config), or `null`; absent in older records. */
   budget_usd?: number | null;
-  /** Response cache mode (`--cache` or the config's `cache:`; `read` under `--replay`); absent when off. */
+  /** Response cache mode (`--cache`, or the user config's `cache:` as datasets narrow it; `read` under `--replay`); absent when off. */
   cache?: "read" | "write" | "readwrite";
   /** `--replay`: every call answered from the cache; absent when the cache was off. */
   replay?: boolean;

@@ -175,7 +175,9 @@ export const BudgetSummarySchema = z.object({
 
 /**
  * What the response cache did in a run: calls answered from it (`hits`), calls it could not
- * answer (`misses`, each request counted once), and responses recorded (`writes`).
+ * answer (`misses`, each request counted once), responses recorded (`writes`), and, among the
+ * misses, entries that exist but were not served (`rejected`: edited, forged, signed with
+ * another key, malformed; present only when there were some).
  */
 export interface CacheSummary {
   /** Calls answered from the cache. */
@@ -184,6 +186,8 @@ export interface CacheSummary {
   misses: number;
   /** Responses recorded. */
   writes: number;
+  /** Misses whose entry exists but was not served (absent when none). */
+  rejected?: number;
 }
 
 const TokenTotalsSchema = z.object({ input: z.number(), output: z.number() });
@@ -243,7 +247,12 @@ export const RunSummarySchema = z.object({
   results_path: z.string().optional(),
   trials: TrialsSummarySchema.optional(),
   budget: BudgetSummarySchema.optional(),
-  cache: z.object({ hits: z.number(), misses: z.number(), writes: z.number() }).optional(),
+  cache: z.object({
+    hits: z.number(),
+    misses: z.number(),
+    writes: z.number(),
+    rejected: z.number().optional(),
+  }).optional(),
   duration_ms: z.number(),
 });
 

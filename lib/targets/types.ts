@@ -139,6 +139,12 @@ export interface CallIdentity {
   cacheable: boolean;
   /** Request-relevant settings (endpoint without credentials, model, parameters), no secret. */
   settings: Readonly<Record<string, unknown>>;
+  /**
+   * Values that tell calls apart but must never be written, by setting path (`env.MODE`: a `cli`
+   * target's `env` mapping; `headers.x-tenant`: a header whose value carries a secret): the
+   * cache keys them by a digest under the user's secret, never in clear.
+   */
+  sealed?: Readonly<Record<string, string>>;
 }
 
 /** A resolved, ready-to-call target. */

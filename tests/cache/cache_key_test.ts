@@ -11,6 +11,7 @@ import { createTarget } from "../../lib/targets/registry.ts";
 import type { TargetRequest } from "../../lib/targets/types.ts";
 import { tempTree } from "../_helpers/temp_tree.ts";
 import { fakeTarget, requestOf } from "./_fake_target.ts";
+import { TEST_SIGNER } from "./_user.ts";
 
 const SETTINGS = {
   base_url: "http://127.0.0.1:9/v1",
@@ -28,7 +29,7 @@ async function hit(
   provider = "openai",
 ): Promise<boolean> {
   const stats: CacheStats = { hits: 0, misses: 0, writes: 0 };
-  const store = createCacheStore({ dir, version: "test" });
+  const store = createCacheStore({ dir, version: "test", signer: TEST_SIGNER });
   const target = cachedTarget(fakeTarget(provider, settings), {
     store,
     mode: "readwrite",

@@ -12,13 +12,14 @@ import { runEval } from "../../lib/runner/run_eval.ts";
 import type { CacheMode } from "../../lib/schema/config.ts";
 import { TargetError } from "../../lib/targets/types.ts";
 import { startProviderServer } from "../_helpers/provider_servers.ts";
-import { byId, cli, project, rowsOf } from "../_helpers/run_project.ts";
+import { byId, cli, cli as runCli, project, rowsOf } from "../_helpers/run_project.ts";
 import { tempTree } from "../_helpers/temp_tree.ts";
 import { type FakeTarget, fakeTarget, requestOf } from "./_fake_target.ts";
+import { CACHE_ENV, TEST_SIGNER, userHome } from "./_user.ts";
 
 function wrap(inner: FakeTarget, dir: string, mode: Exclude<CacheMode, "off">, replay = false) {
   const stats: CacheStats = { hits: 0, misses: 0, writes: 0 };
-  const store = createCacheStore({ dir, version: "test" });
+  const store = createCacheStore({ dir, version: "test", signer: TEST_SIGNER });
   return {
     stats,
     target: cachedTarget(inner, { store, mode, replay, role: "target", stats }),
@@ -168,7 +169,7 @@ Deno.test("a replay through runEval makes no network call (fetch throws) and nee
   });
   const recorded = await runEval({
     files: ["evals/d.yaml"],
-    env: { OPENAI_API_KEY: "sk-rec" },
+    env: { ...CACHE_ENV, OPENAI_API_KEY: "sk-rec" },
     cwd: p.dir,
     cache: "write",
   });
@@ -176,7 +177,7 @@ Deno.test("a replay through runEval makes no network call (fetch throws) and nee
   let fetched = 0;
   const { rows, summary } = await runEval({
     files: ["evals/d.yaml"],
-    env: {},
+    env: { ...CACHE_ENV },
     cwd: p.dir,
     replay: true,
     fetch: () => {
@@ -189,18 +190,26 @@ Deno.test("a replay through runEval makes no network call (fetch throws) and nee
   assert.deepEqual(rows.map((r) => [r.status, r.cached]), [["ok", true], ["ok", true]]);
   assert.deepEqual(summary.cache, { hits: 2, misses: 0, writes: 0 });
   // Without --replay the missing key is still an error: the target cannot be used.
-  const plain = await runEval({ files: ["evals/d.yaml"], env: {}, cwd: p.dir, cache: "read" })
+  const plain = await runEval({
+    files: ["evals/d.yaml"],
+    env: { ...CACHE_ENV },
+    cwd: p.dir,
+    cache: "read",
+  })
     .then(() => "ran", (e) => (e as Error).message);
   assert.match(plain, /OPENAI_API_KEY/);
 });
 
-Deno.test("the config's cache and cache_dir apply to a run; --cache and --cache-dir win", async () => {
+Deno.test("the user config's cache and the dataset config's cache_dir apply to a run; --cache and --cache-dir win", async () => {
   await using server = startProviderServer("openai");
   await using p = await project({
     ".agentv/targets.yaml": TARGETS(server.url),
-    ".agentv/config.yaml": "cache: readwrite\ncache_dir: shared-cache\n",
+    ".agentv/config.yaml": "cache_dir: shared-cache\n",
     "evals/d.yaml": DATASET,
   });
+  // The cache is the user's to turn on (a dataset's config can only restrict it).
+  await using home = await userHome({ "agentv/config.yaml": "cache: readwrite\n" });
+  const cli = (args: string[], dir: string) => runCli(args, dir, { env: home.env });
   const first = await cli(["run", "evals/d.yaml", "--out", "a.jsonl"], p.dir);
   assert.equal(first.code, 0, first.err);
   assert.match(first.out, /Cache: +0 hits, 2 misses, 2 writes/);
@@ -246,7 +255,7 @@ Deno.test("each trial of a case is its own call and its own entry", async () => 
   });
   const first = await runEval({
     files: ["evals/d.yaml"],
-    env: {},
+    env: { ...CACHE_ENV },
     cwd: p.dir,
     trials: 3,
     cache: "readwrite",
@@ -256,7 +265,7 @@ Deno.test("each trial of a case is its own call and its own entry", async () => 
   assert.equal(await entryCount(join(p.dir, ".agentv", "cache")), 6);
   const again = await runEval({
     files: ["evals/d.yaml"],
-    env: {},
+    env: { ...CACHE_ENV },
     cwd: p.dir,
     trials: 3,
     replay: true,
@@ -300,11 +309,11 @@ Deno.test("a cache hit is answered before the budget: it costs nothing and is ne
     ),
     "evals/d.yaml": DATASET,
   });
-  await runEval({ files: ["evals/d.yaml"], env: {}, cwd: p.dir, cache: "readwrite" });
+  await runEval({ files: ["evals/d.yaml"], env: { ...CACHE_ENV }, cwd: p.dir, cache: "readwrite" });
   assert.equal(server.requests.length, 2);
   const { rows, summary } = await runEval({
     files: ["evals/d.yaml"],
-    env: {},
+    env: { ...CACHE_ENV },
     cwd: p.dir,
     cache: "readwrite",
     budgetUsd: 0.000001,
@@ -326,7 +335,7 @@ Deno.test("an API key never reaches the cache, even when the model echoes it", a
   });
   const { summary } = await runEval({
     files: ["evals/d.yaml"],
-    env: { OPENAI_API_KEY: key },
+    env: { ...CACHE_ENV, OPENAI_API_KEY: key },
     cwd: p.dir,
     cache: "readwrite",
   });
@@ -348,9 +357,11 @@ Deno.test("a config's cache_dir outside the dataset root is refused before anyth
   await using server = startProviderServer("openai");
   await using p = await project({
     ".agentv/targets.yaml": TARGETS(server.url),
-    ".agentv/config.yaml": "cache: readwrite\ncache_dir: ../elsewhere\n",
+    ".agentv/config.yaml": "cache_dir: ../elsewhere\n",
     "evals/d.yaml": DATASET,
   });
+  const cli = (args: string[], dir: string) =>
+    runCli([...args, "--cache", "readwrite"], dir, { env: { ...CACHE_ENV } });
   const ran = await cli(["run", "evals/d.yaml", "--out", "r.jsonl"], p.dir);
   assert.equal(ran.code, 2);
   assert.match(ran.err, /cache_dir '\.\.\/elsewhere' leads outside the dataset root/);

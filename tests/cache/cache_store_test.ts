@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { cacheKey, type CacheKeyMaterial } from "../../lib/cache/key.ts";
 import { type CallOrigin, createCacheStore } from "../../lib/cache/store.ts";
 import { tempTree } from "../_helpers/temp_tree.ts";
+import { TEST_SECRET, TEST_SIGNER } from "./_user.ts";
 
 const ORIGIN: CallOrigin = { role: "target", target: "t", dataset: "ds", eval_id: "c", trial: 0 };
 
@@ -30,7 +31,12 @@ const entryPath = (dir: string, key: string) => join(dir, key.slice(0, 2), `${ke
 Deno.test("an entry is readable JSON with its request, response, writer, version and time", async () => {
   await using tree = await tempTree({});
   const dir = join(tree.dir, "cache");
-  const store = createCacheStore({ dir, version: "9.9.9", now: () => Date.UTC(2026, 0, 2) });
+  const store = createCacheStore({
+    dir,
+    version: "9.9.9",
+    signer: TEST_SIGNER,
+    now: () => Date.UTC(2026, 0, 2),
+  });
   const key = await store.write(material("hi"), { output_messages: [] }, ORIGIN);
   assert.equal(key, cacheKey(material("hi")));
   const entry = JSON.parse(await Deno.readTextFile(entryPath(dir, key)));
@@ -49,7 +55,7 @@ Deno.test("an entry is readable JSON with its request, response, writer, version
 Deno.test("a malformed, edited, oversized or misplaced entry is a miss with its reason", async () => {
   await using tree = await tempTree({});
   const dir = join(tree.dir, "cache");
-  const store = createCacheStore({ dir, version: "t", maxEntryBytes: 4096 });
+  const store = createCacheStore({ dir, version: "t", signer: TEST_SIGNER, maxEntryBytes: 4096 });
   const key = await store.write(material("a"), { output_messages: [] }, ORIGIN);
   const path = entryPath(dir, key);
   assert.equal((await store.read(key)).hit, true);
@@ -87,9 +93,9 @@ Deno.test("links out of the cache folder are refused, for an entry and for its f
   const outside = join(tree.dir, "outside");
   await Deno.mkdir(outside);
   // A real entry, recorded elsewhere, is reached through a link: refused, not read.
-  const other = createCacheStore({ dir: outside, version: "t" });
+  const other = createCacheStore({ dir: outside, version: "t", signer: TEST_SIGNER });
   const key = await other.write(material("x"), { output_messages: [] }, ORIGIN);
-  const store = createCacheStore({ dir, version: "t" });
+  const store = createCacheStore({ dir, version: "t", signer: TEST_SIGNER });
   await Deno.mkdir(join(dir, key.slice(0, 2)), { recursive: true });
   await Deno.symlink(entryPath(outside, key), entryPath(dir, key));
   const linked = await store.read(key);
@@ -109,14 +115,14 @@ Deno.test("many writers of the same keys at once leave whole entries and no temp
   const prompts = ["p0", "p1", "p2", "p3"];
   const writes = [];
   for (let w = 0; w < 8; w++) {
-    const store = createCacheStore({ dir, version: "t" });
+    const store = createCacheStore({ dir, version: "t", signer: TEST_SIGNER });
     for (const prompt of prompts) {
       const response = { output_messages: [{ role: "assistant" as const, content: `${w}` }] };
       writes.push(store.write(material(prompt), response, { ...ORIGIN, eval_id: prompt }));
     }
   }
   await Promise.all(writes);
-  const reader = createCacheStore({ dir, version: "t" });
+  const reader = createCacheStore({ dir, version: "t", signer: TEST_SIGNER });
   for (const prompt of prompts) {
     const found = await reader.read(cacheKey(material(prompt)));
     assert.equal(found.hit, true, !found.hit ? found.reason : "");
@@ -135,11 +141,13 @@ Deno.test("processes writing one cache at once (shards) leave every entry whole"
   await using tree = await tempTree({});
   const dir = join(tree.dir, "cache");
   const storeUrl = new URL("../../lib/cache/store.ts", import.meta.url).href;
+  const signingUrl = new URL("../../lib/cache/signing.ts", import.meta.url).href;
   // Each process writes the same 30 keys with its own answers, as shards sharing a cache would.
   const script = `
     import { createCacheStore } from ${JSON.stringify(storeUrl)};
-    const [dir, who] = Deno.args;
-    const store = createCacheStore({ dir, version: "t" });
+    import { createCacheSigner } from ${JSON.stringify(signingUrl)};
+    const [dir, who, secret] = Deno.args;
+    const store = createCacheStore({ dir, version: "t", signer: createCacheSigner(secret) });
     const writes = [];
     for (let i = 0; i < 30; i++) {
       const prompt = "p" + i;
@@ -153,7 +161,7 @@ Deno.test("processes writing one cache at once (shards) leave every entry whole"
   `;
   const children = ["a", "b", "c"].map((who) =>
     new Deno.Command(Deno.execPath(), {
-      args: ["eval", "--no-check", "--ext=ts", script, dir, who],
+      args: ["eval", "--no-check", "--ext=ts", script, dir, who, TEST_SECRET],
       stdout: "null",
       stderr: "piped",
     }).output()
@@ -161,7 +169,7 @@ Deno.test("processes writing one cache at once (shards) leave every entry whole"
   for (const result of await Promise.all(children)) {
     assert.equal(result.code, 0, new TextDecoder().decode(result.stderr));
   }
-  const reader = createCacheStore({ dir, version: "t" });
+  const reader = createCacheStore({ dir, version: "t", signer: TEST_SIGNER });
   for (let i = 0; i < 30; i++) {
     const found = await reader.read(cacheKey(material(`p${i}`)));
     assert.equal(found.hit, true, !found.hit ? found.reason : "");

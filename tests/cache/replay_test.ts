@@ -7,7 +7,12 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { RunSummary } from "../../lib/schema/run_record.ts";
 import { startProviderServer } from "../_helpers/provider_servers.ts";
-import { byId, cli, project, rowsOf, SECRET } from "../_helpers/run_project.ts";
+import { byId, cli as runCli, project, rowsOf, SECRET } from "../_helpers/run_project.ts";
+import { CACHE_ENV } from "./_user.ts";
+
+/** The CLI with the cache key the recording used (and nothing else: no API key). */
+const cli = (args: string[], dir: string, options: { env?: Record<string, string> } = {}) =>
+  runCli(args, dir, { env: { ...CACHE_ENV, ...options.env } });
 
 /** The judge's grade: 0.9 for answers naming Paris, 0.3 for others. */
 function grade(request: { body: { messages: { content: string }[] } }): string {
@@ -78,7 +83,7 @@ async function recordedProject() {
   const recorded = await cli(
     ["run", "evals/ds.yaml", "--cache", "readwrite", "--out", "rec.jsonl", "--json"],
     p.dir,
-    { env: { OPENAI_API_KEY: SECRET } },
+    { env: { ...CACHE_ENV, OPENAI_API_KEY: SECRET } },
   );
   const calls = { target: target.requests.length, judge: judge.requests.length };
   await target.close();

@@ -271,11 +271,12 @@ Deno.test("cache hits cost nothing: a cached run fits in a budget smaller than o
     ".agentv/targets.yaml": targets(server.url),
     "evals/ds.yaml": cases(2),
   });
-  const first = await runIn(p.dir, { cache: "readwrite", budgetUsd: 1000 });
+  const env = { AGENTV_CACHE_KEY: "budget-test-cache-secret-0123456789abcdef" };
+  const first = await runIn(p.dir, { cache: "readwrite", budgetUsd: 1000, env });
   assert.equal(first.summary.budget?.spent_usd, 2 * ACTUAL);
   assert.equal(server.requests.length, 2);
   // $1 is less than one call's worst case: only answers from the cache can run.
-  const cached = await runIn(p.dir, { cache: "read", budgetUsd: 1 });
+  const cached = await runIn(p.dir, { cache: "read", budgetUsd: 1, env });
   assert.equal(server.requests.length, 2, "no call reached the server");
   assert.deepEqual(cached.rows.map((r) => r.status), ["ok", "ok"]);
   assert.equal(cached.summary.budget?.spent_usd, 0);
