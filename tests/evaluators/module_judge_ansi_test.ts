@@ -28,6 +28,7 @@ Deno.test("a module judge's error stored in its row carries no ANSI codes", asyn
     const result = run.rows[id].evaluator_results[0];
     assert.equal(result.status, "error", id);
     const stored = JSON.stringify([result, run.rows[id].error]);
+    // deno-lint-ignore no-control-regex
     assert.doesNotMatch(stored, /\\u001b|\u001b|\\u009b|\u009b/, `${id}: ${stored}`);
   }
   assert.match(
