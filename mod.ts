@@ -108,8 +108,16 @@ export {
   parseResults,
   type ParseResultsOptions,
   readResults,
+  type ReadResultsOptions,
   type ReadResultsOutput,
 } from "./lib/report/read_results.ts";
+export {
+  RESULTS_LINE_MAX_BYTES,
+  RESULTS_MAX_BYTES,
+  ResultsFileError,
+  type ResultsFileLimits,
+  type ResultsFileRefusal,
+} from "./lib/report/results_file.ts";
 export { ResultsWriteError } from "./lib/report/results_writer.ts";
 export {
   createRunRecorder,

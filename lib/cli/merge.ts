@@ -22,15 +22,17 @@ import {
   readRunRecord,
   RunRecordError,
   runRecordPath,
-  sha256File,
   writeRunRecord,
 } from "../report/run_record.ts";
+import { planCases } from "../runner/plan.ts";
 import { runPassed } from "../report/summary.ts";
 import type { Diagnostic } from "../schema/eval_case.ts";
 import type { RunRecord } from "../schema/run_record.ts";
 import { type Command, type CommandIO, type ParsedArgs, UsageError } from "./command.ts";
 import { commandInfo } from "./commands.ts";
+import { loadRecordedSets, recordedRunInputs, type RecordedSets } from "./recorded_inputs.ts";
 import { readResultsArg } from "./results_arg.ts";
+import { refuseOutputOverInput, resultsInputs } from "./run_inputs.ts";
 import { createPaint, displayPath, renderDiagnosticsFor } from "./render.ts";
 import { writeFileAtomic } from "../text/atomic_write.ts";
 
@@ -65,59 +67,51 @@ async function readShard(
  * Every (dataset, case, trial) the shards together should have run, from the eval files when
  * they are here unchanged (loaded in the sandbox, like `agentv run`), else why not.
  */
-async function expectedPairs(
+function expectedPairs(
   record: RunRecord,
-  io: CommandIO,
-): Promise<{ pairs: TrialPair[] } | { note: string }> {
-  for (const d of record.datasets) {
-    let sha: string;
-    try {
-      sha = await sha256File(d.path);
-    } catch {
-      return {
-        note: `the eval file ${displayPath(d.path, io.cwd)} is not readable here: missing ` +
-          "cases were checked by shard only",
-      };
-    }
-    if (d.sha256 !== null && sha !== d.sha256) {
-      return {
-        note: `the eval file ${displayPath(d.path, io.cwd)} changed since the shards ran: ` +
-          "missing cases were checked by shard only",
-      };
-    }
+  recorded: RecordedSets,
+): { pairs: TrialPair[] } | { note: string } {
+  if (!recorded.loaded) {
+    return { note: `${recorded.note}: missing cases were checked by shard only` };
   }
-  const { Sandbox, sandboxRoot } = await import("./sandbox.ts");
-  const { planCases } = await import("../runner/plan.ts");
-  const sandboxes = new Map<string, InstanceType<typeof Sandbox>>();
-  try {
-    const sets = [];
-    for (const d of record.datasets) {
-      const root = await sandboxRoot(d.path, {
-        ...(record.options.root ? { root: record.options.root } : {}),
-      });
-      let sandbox = sandboxes.get(root);
-      if (!sandbox) sandboxes.set(root, sandbox = new Sandbox(root));
-      sets.push(await sandbox.load(d.path, { signal: io.signal }));
-    }
-    const trials = (record.options as { trials?: unknown }).trials;
-    const plan = planCases(sets, {
-      ...(record.options.filter !== null ? { filter: record.options.filter } : {}),
-      ...(typeof trials === "number" ? { trials } : {}),
+  const trials = (record.options as { trials?: unknown }).trials;
+  const plan = planCases(recorded.sets, {
+    ...(record.options.filter !== null ? { filter: record.options.filter } : {}),
+    ...(typeof trials === "number" ? { trials } : {}),
+  });
+  return {
+    pairs: plan.cases.map((c) => ({
+      dataset: c.evalCase.dataset,
+      eval_id: c.evalCase.id,
+      trial: c.trial,
+    })),
+  };
+}
+
+/**
+ * Refuses `-o` (or the run record written beside it) over a file the shards' run read, or over
+ * a shard's results or run record.
+ */
+async function refuseOutputOverInputs(
+  out: { path: string; shown: string },
+  shards: readonly ShardResults[],
+  recorded: RecordedSets,
+): Promise<void> {
+  const inputs = [
+    ...shards.flatMap((s) => resultsInputs(s.path, "shard's ")),
+    ...await recordedRunInputs(
+      { path: shards[0].path, recordPath: runRecordPath(shards[0].path) },
+      shards[0].record,
+      recorded.sets,
+    ),
+  ];
+  for (const path of [out.path, runRecordPath(out.path)]) {
+    await refuseOutputOverInput(path, inputs, {
+      flag: "-o",
+      shown: path === out.path ? out.shown : `${out.shown}.run.json`,
+      writes: "the merged results and their run record replace the files they are written to",
+      example: "all.jsonl",
     });
-    return {
-      pairs: plan.cases.map((c) => ({
-        dataset: c.evalCase.dataset,
-        eval_id: c.evalCase.id,
-        trial: c.trial,
-      })),
-    };
-  } catch (e) {
-    return {
-      note: `the eval files could not be loaded here (${(e as Error).message}): missing ` +
-        "cases were checked by shard only",
-    };
-  } finally {
-    for (const sandbox of sandboxes.values()) sandbox.close();
   }
 }
 
@@ -174,7 +168,9 @@ async function run(args: ParsedArgs, io: CommandIO): Promise<number> {
       renderDiagnosticsFor(problems, io) + "\n",
     );
   }
-  const expected = await expectedPairs(shards[0].record, io);
+  const recorded = await loadRecordedSets(shards[0].record, io);
+  await refuseOutputOverInputs({ path: outPath, shown: out }, shards, recorded);
+  const expected = expectedPairs(shards[0].record, recorded);
   const merged = mergeShards(shards, {
     resultsPath: outPath,
     ...("pairs" in expected ? { expected: expected.pairs } : {}),

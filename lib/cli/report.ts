@@ -18,7 +18,13 @@ import type { ResultRow } from "../schema/result.ts";
 import { type Command, type CommandIO, type ParsedArgs, UsageError } from "./command.ts";
 import { commandInfo } from "./commands.ts";
 import { readResultsArg } from "./results_arg.ts";
-import { isReportFormat, REPORT_FORMATS, type ReportFormat } from "./report_specs.ts";
+import { refuseOutputOverRecordedRun } from "./recorded_inputs.ts";
+import {
+  isReportFormat,
+  REPORT_FORMATS,
+  REPORT_SUFFIX,
+  type ReportFormat,
+} from "./report_specs.ts";
 import { createPaint, displayPath, renderDiagnosticsFor } from "./render.ts";
 import { writeFileAtomic } from "../text/atomic_write.ts";
 
@@ -153,6 +159,14 @@ async function run(args: ParsedArgs, io: CommandIO): Promise<number> {
       `--out '${outArg}' is the results file itself; writing the report would destroy the results`,
       "name another file, e.g. --out report.xml",
     );
+  }
+  if (out !== undefined) {
+    // Never over a file the run read (its eval, targets or config files, ...), as `run --out`.
+    await refuseOutputOverRecordedRun(out, resultsPath, io, {
+      shown: String(outArg),
+      writes: "the report replaces the file it is written to",
+      example: `report${REPORT_SUFFIX[format]}`,
+    });
   }
   const { rows, leftOut } = await readResultsForReport(resultsPath, io);
   // A report that leaves rows out is written, but the exit code says it is incomplete.

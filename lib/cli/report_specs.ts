@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { resolve } from "node:path";
 import { type CommandIO, type OptionSpec, UsageError } from "./command.ts";
 
 /** The report formats, as `--format` and `--report` name them. */
@@ -41,6 +42,24 @@ export const REPORT_SUFFIX: Record<ReportFormat, string> = {
   html: ".html",
   json: ".report.json",
 };
+
+/**
+ * Where a report goes: its `FILE` (relative to `cwd`), else beside the results file
+ * (`<results>.junit.xml`, `.md`, `.html`, `.report.json`).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { reportPath } from "./report_specs.ts";
+ * assert.equal(reportPath({ format: "junit" }, "/r/a.jsonl", "/r"), "/r/a.jsonl.junit.xml");
+ * assert.equal(reportPath({ format: "html", file: "out/r.html" }, "/r/a.jsonl", "/w"), "/w/out/r.html");
+ * ```
+ */
+export function reportPath(spec: ReportSpec, resultsPath: string, cwd: string): string {
+  return spec.file === undefined
+    ? resultsPath + REPORT_SUFFIX[spec.format]
+    : resolve(cwd, spec.file);
+}
 
 /**
  * Parses the `--report` values (`junit`, `markdown:out/report.md`, …; a string, a list or

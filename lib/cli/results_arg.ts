@@ -1,12 +1,15 @@
 /**
  * The one way a command reads a results file named on its command line (`compare`, `report`,
- * `merge`): a file that is missing, a folder or unreadable is a usage error naming it, and a torn
- * last line (a run stopped while writing it) is a warning. Lines that are not valid rows come
- * back as located problems for the command to judge.
+ * `merge`, and the reports of `run`) through the bounded reader of results files: a file that is
+ * missing, a folder, unreadable, a FIFO, device or socket, over 512 MiB or with a line over 128 MiB
+ * is a usage error naming it, and a torn last line (a run stopped while writing it) is a warning.
+ * Lines that are not valid rows (a duplicate among them) come back as located problems for the
+ * command to judge.
  *
  * @module
  */
 import { readResults, type ReadResultsOutput } from "../report/read_results.ts";
+import { ResultsFileError } from "../report/results_file.ts";
 import { type CommandIO, UsageError } from "./command.ts";
 import { createPaint, displayPath } from "./render.ts";
 
@@ -36,6 +39,8 @@ export async function readResultsArg(
     if (e instanceof Deno.errors.IsADirectory || e instanceof Deno.errors.PermissionDenied) {
       throw new UsageError(`Cannot read the ${options.what} '${shown}': ${e.message}`);
     }
+    // Not a regular file, too large, a line too long: refused before memory grows.
+    if (e instanceof ResultsFileError) throw new UsageError(e.message.replaceAll(e.path, shown));
     throw e;
   }
   if (read.partial_line !== undefined) {

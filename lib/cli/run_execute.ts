@@ -23,7 +23,12 @@ import { TargetConfigError, TargetsFileError } from "../targets/errors.ts";
 import type { CommandIO } from "./command.ts";
 import { createPaint, displayPath, renderDiagnostics, renderDiagnosticsFor } from "./render.ts";
 import type { RunArgs, RunInput } from "./run.ts";
-import { refuseOutputOverInput, runInputs } from "./run_inputs.ts";
+import {
+  refuseOutputOverInput,
+  refuseReportsOverInputs,
+  resultsInputs,
+  runInputs,
+} from "./run_inputs.ts";
 import { wantsRunReports } from "./report_specs.ts";
 import { trustHint, trustStorePermission } from "./trust.ts";
 import { readPriorRun } from "../runner/resume.ts";
@@ -153,9 +158,18 @@ export async function executeRun(
     if (nothingToRerun) return 0;
     const out = prior?.mode === "resume" ? prior.resultsPath : opts.out ??
       defaultResultsPath(first.root, first.cases[0]?.dataset ?? "results", io.now());
-    if (opts.out !== undefined) {
+    // No output over a file the run reads (nor a report over the results), before anything runs.
+    if (opts.out !== undefined || opts.reports.length > 0) {
       const targets = opts.targets === undefined ? {} : { targets: resolve(io.cwd, opts.targets) };
-      await refuseOutputOverInput(resolve(io.cwd, out), await runInputs(sets, targets), opts.out);
+      const inputs = await runInputs(sets, targets);
+      if (opts.out !== undefined) {
+        await refuseOutputOverInput(resolve(io.cwd, out), inputs, { shown: opts.out });
+      }
+      await refuseReportsOverInputs(opts.reports, {
+        resultsPath: resolve(io.cwd, out),
+        inputs: [...inputs, ...(prior ? resultsInputs(prior.resultsPath, "parent run's ") : [])],
+        cwd: io.cwd,
+      });
     }
 
     // `using`: the live line's redraw timer stops however the run ends (even on a throw).

@@ -1,6 +1,7 @@
 /**
- * The files a run reads, so `--out` can never name one of them: the results file is truncated
- * before the first case, and writing it over an eval file, a sidecar, a targets file or a
+ * The files a run reads, so no output can name one of them (`--out`, `--report FORMAT:FILE`,
+ * `report --out`, `merge -o`): the results file is truncated before the first case and a report
+ * replaces its file, and writing either over an eval file, a sidecar, a targets file or a
  * guideline would destroy the user's data.
  *
  * @module
@@ -9,7 +10,9 @@ import { basename, dirname, extname, join, resolve } from "node:path";
 import type { LoadedEvalSet } from "../runner/run_eval.ts";
 import { CONFIG_FILE } from "../loader/config.ts";
 import { TARGETS_FILE_NAMES } from "../targets/targets_file.ts";
+import { runRecordPath } from "../report/run_record.ts";
 import { UsageError } from "./command.ts";
+import { REPORT_SUFFIX, reportPath, type ReportSpec } from "./report_specs.ts";
 
 /** A file the run reads, and what it is to the run. */
 export interface RunInput {
@@ -95,9 +98,22 @@ function evaluatorFiles(value: unknown, found: string[] = [], depth = 0): string
   return found;
 }
 
+/** How {@link refuseOutputOverInput} names the output in its refusal. */
+export interface OutputRefusalOptions {
+  /** The option that names the output (default `--out`). */
+  flag?: string;
+  /** The output as the user gave it (default `out`). */
+  shown?: string;
+  /** What writing the output does (default `the results file is overwritten`). */
+  writes?: string;
+  /** A good value, for the hint (default `.agentv/results/run.jsonl`). */
+  example?: string;
+}
+
 /**
  * Throws a {@link UsageError} when `out` is one of `inputs` (same path, or the same file through
- * a link).
+ * a link). `agentv run --out` and `--report FORMAT:FILE`, `agentv report --out` and
+ * `agentv merge -o` all refuse this way, before they write anything.
  *
  * @example
  * ```ts ignore
@@ -108,12 +124,12 @@ function evaluatorFiles(value: unknown, found: string[] = [], depth = 0): string
 export async function refuseOutputOverInput(
   out: string,
   inputs: readonly RunInput[],
-  shown: string = out,
+  options: OutputRefusalOptions = {},
 ): Promise<void> {
   const target = resolve(out);
   const outInfo = await Deno.stat(target).catch(() => undefined);
-  // An existing results file may be an input under another name (a link): the inputs are
-  // stat'ed at once, not one after another (this runs before the first case).
+  // An existing output may be an input under another name (a link): the inputs are stat'ed at
+  // once, not one after another (this runs before the first case).
   const infos = outInfo?.isFile
     ? await Promise.all(inputs.map((input) => Deno.stat(input.path).catch(() => undefined)))
     : [];
@@ -128,10 +144,60 @@ export async function refuseOutputOverInput(
       const which = input.path === target
         ? `the ${input.what}`
         : `the same file as the ${input.what} '${input.path}'`;
+      const flag = options.flag ?? "--out";
       throw new UsageError(
-        `--out '${shown}' is ${which} of this run; the results file is overwritten, so it must not be a file the run reads`,
-        "pass a new path, e.g. --out .agentv/results/run.jsonl",
+        `${flag} '${options.shown ?? out}' is ${which} of this run; ${
+          options.writes ?? "the results file is overwritten"
+        }, so it must not be a file the run reads`,
+        `pass a new path, e.g. ${flag} ${options.example ?? ".agentv/results/run.jsonl"}`,
       );
     }
+  }
+}
+
+/**
+ * A results file and its run record, as inputs (`what` prefixes their names, e.g. `parent run's `).
+ *
+ * @example
+ * ```ts
+ * import { resultsInputs } from "./run_inputs.ts";
+ * resultsInputs("/r/a.jsonl").map((i) => i.what); // ["results file", "run record"]
+ * ```
+ */
+export function resultsInputs(resultsPath: string, what = ""): RunInput[] {
+  return [
+    { path: resolve(resultsPath), what: `${what}results file` },
+    { path: resolve(runRecordPath(resultsPath)), what: `${what}run record` },
+  ];
+}
+
+/**
+ * Refuses (a {@link UsageError}, before the run) a `--report FORMAT[:FILE]` whose file is one of
+ * `inputs`, the run's results file or its run record, as {@link refuseOutputOverInput} refuses
+ * `--out`.
+ *
+ * @example
+ * ```ts ignore
+ * await refuseReportsOverInputs([{ format: "html", file: ".agentv/targets.yaml" }], {
+ *   resultsPath: "/p/out.jsonl",
+ *   inputs: await runInputs(sets, {}),
+ *   cwd: "/p",
+ * });
+ * // UsageError: --report 'html:.agentv/targets.yaml' is the targets file of this run; ...
+ * ```
+ */
+export async function refuseReportsOverInputs(
+  specs: readonly ReportSpec[],
+  run: { resultsPath: string; inputs: readonly RunInput[]; cwd: string },
+): Promise<void> {
+  if (specs.length === 0) return;
+  const inputs = [...resultsInputs(run.resultsPath), ...run.inputs];
+  for (const spec of specs) {
+    await refuseOutputOverInput(reportPath(spec, run.resultsPath, run.cwd), inputs, {
+      flag: "--report",
+      shown: spec.file === undefined ? spec.format : `${spec.format}:${spec.file}`,
+      writes: "a report replaces the file it is written to",
+      example: `${spec.format}:report${REPORT_SUFFIX[spec.format]}`,
+    });
   }
 }

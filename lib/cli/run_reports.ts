@@ -21,8 +21,8 @@ import { type CommandIO, UsageError } from "./command.ts";
 import { createPaint, displayPath } from "./render.ts";
 import {
   isGithubActions,
-  REPORT_SUFFIX,
   type ReportFormat,
+  reportPath,
   type ReportSpec,
   stepSummaryPath,
   wantsRunReports,
@@ -40,7 +40,7 @@ import { readResultsForReport, renderReport, writeReportFile } from "./report.ts
  * ```
  */
 export function reportPathBeside(resultsPath: string, format: ReportFormat): string {
-  return resultsPath + REPORT_SUFFIX[format];
+  return reportPath({ format }, resultsPath, "");
 }
 
 /** What {@link writeRunReports} needs from the run. */
@@ -85,15 +85,10 @@ export async function writeRunReports(input: RunReportsInput, io: CommandIO): Pr
   };
   let code = 0;
   for (const spec of input.specs) {
-    const path = spec.file === undefined
-      ? reportPathBeside(input.resultsPath, spec.format)
-      : resolve(io.cwd, spec.file);
+    // Never over a file the run read: refused before the run (`refuseReportsOverInputs`).
+    const path = reportPath(spec, input.resultsPath, io.cwd);
     const shown = displayPath(path, io.cwd);
     try {
-      if (path === input.resultsPath) throw new Error("it is the results file itself");
-      if (input.sets.some((set) => set.file === path)) {
-        throw new Error("it is an eval file of this run");
-      }
       await writeReportFile(path, renderReport(spec.format, rows, options));
       if (!input.quiet) input.write(`${spec.format} report: ${shown}\n`);
     } catch (e) {

@@ -5,13 +5,15 @@
  *
  * @module
  */
+import { neutralizeMarkdown } from "../text/markdown_text.ts";
 import type { RunPairing, UnpairedCase } from "./pair.ts";
 import { caseName } from "./render_text.ts";
 import { type CompareLabels, type ComparisonSummary, formatP, signed } from "./summary.ts";
 
 /**
- * Escapes text for a Markdown table cell: pipes, backslashes, HTML and emphasis characters are
- * escaped, control characters and line breaks become spaces.
+ * Escapes text for a Markdown table cell: control characters and line breaks become spaces, and
+ * the text is made inert (`neutralizeMarkdown`: HTML is shown, not rendered; no link, image,
+ * mention, issue reference, code span or emphasis can open; `|` cannot end the cell).
  *
  * @example
  * ```ts
@@ -21,14 +23,13 @@ import { type CompareLabels, type ComparisonSummary, formatP, signed } from "./s
  * ```
  */
 export function markdownCell(text: string): string {
-  return text
-    // deno-lint-ignore no-control-regex
-    .replace(/[\x00-\x1f\x7f\u2028\u2029]+/g, " ")
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/([\\|`*_[\]#])/g, "\\$1");
+  return neutralizeMarkdown(text.replace(CONTROLS, " ").replace(BIDI, ""));
 }
+
+// Controls and line breaks (a cell is one line), and the bidi overrides and isolates.
+// deno-lint-ignore no-control-regex
+const CONTROLS = /[\x00-\x1f\x7f-\x9f\u2028\u2029]+/g;
+const BIDI = /[\u202a-\u202e\u2066-\u2069]/g;
 
 function score(value: number | null): string {
   return value === null ? "-" : value.toFixed(2);

@@ -2,11 +2,13 @@
  * A Markdown report of result rows, for people (a pull-request comment, a GitHub Actions job
  * summary): a summary table per dataset, the failed and errored cases with their first miss or
  * error, and each evaluator's mean score. Cell text is escaped so a `|` or a line break in an
- * answer cannot break a table, and HTML in it is shown, not rendered.
+ * answer cannot break a table, HTML in it is shown, not rendered, and links, images, mentions and
+ * issue references in it do nothing (`lib/text/markdown_text.ts`).
  *
  * @module
  */
 import type { ResultRow } from "../schema/result.ts";
+import { neutralizeMarkdown } from "../text/markdown_text.ts";
 import { summarizeResults } from "./summary.ts";
 import { trialLabel, type TrialsSummary } from "./trials.ts";
 
@@ -29,9 +31,10 @@ export interface MarkdownReportOptions {
 const INVISIBLE = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g;
 
 /**
- * Escapes text for one GitHub-flavoured Markdown table cell: `\` and `|` are backslash-escaped,
- * line breaks become `<br>`, `&`, `<` and `>` become entities (HTML is shown, not rendered) and
- * invisible control characters are dropped. Long text is cut to `max` characters (default 300).
+ * Escapes text for one GitHub-flavoured Markdown table cell: invisible control characters are
+ * dropped, the text is made inert (`neutralizeMarkdown`: HTML is shown, not rendered; no link,
+ * image, mention, issue reference, code span or emphasis can open; `|` cannot end the cell) and
+ * line breaks become `<br>`. Long text is cut to `max` characters (default 300).
  *
  * @example
  * ```ts
@@ -42,13 +45,7 @@ const INVISIBLE = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u206
  */
 export function escapeMarkdownCell(text: string, max = 300): string {
   const cut = text.length > max ? text.slice(0, max - 1) + "…" : text;
-  return cut
-    .replace(INVISIBLE, "")
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/\\/g, "\\\\")
-    .replace(/\|/g, "\\|")
+  return neutralizeMarkdown(cut.replace(INVISIBLE, ""))
     .replace(/\r\n|\r|\n|\u2028|\u2029/g, "<br>");
 }
 
@@ -113,6 +110,11 @@ function trialsSection(trials: TrialsSummary, max: number): string {
       flaky(c) ? "yes" : "",
     ],
   );
+}
+
+/** A row's case id, escaped, and agentv's own ` #i` for trial i > 0. */
+function trialCell(row: ResultRow): string {
+  return trialLabel({ eval_id: escapeMarkdownCell(row.eval_id), trial: row.trial });
 }
 
 function firstMiss(row: ResultRow): string {
@@ -210,7 +212,7 @@ export function renderMarkdownReport(
       max,
       (r) => [
         escapeMarkdownCell(r.dataset),
-        escapeMarkdownCell(trialLabel(r)),
+        trialCell(r),
         r.score.toFixed(2),
         escapeMarkdownCell(firstMiss(r)),
       ],
@@ -225,7 +227,7 @@ export function renderMarkdownReport(
       max,
       (r) => [
         escapeMarkdownCell(r.dataset),
-        escapeMarkdownCell(trialLabel(r)),
+        trialCell(r),
         String(r.attempts),
         escapeMarkdownCell(r.error ?? "unknown error"),
       ],

@@ -6,6 +6,7 @@
  */
 import { dirname } from "node:path";
 import type { ResultRow } from "../schema/result.ts";
+import { formatByteSize, RESULTS_LINE_MAX_BYTES } from "./results_file.ts";
 import { compactRow } from "./row_format.ts";
 import type { RunSummary } from "./summary.ts";
 
@@ -71,6 +72,14 @@ export async function openResultsWriter(
       try {
         // The answer is stored once: a trace that is only the answer is left out (row_format.ts).
         bytes = encoder.encode(JSON.stringify(compactRow(row)) + "\n");
+        // A line the readers of results files refuse is never written (`results_file.ts`).
+        if (bytes.length - 1 > RESULTS_LINE_MAX_BYTES) {
+          throw new RangeError(
+            `the row is ${bytes.length - 1} bytes, over the ${
+              formatByteSize(RESULTS_LINE_MAX_BYTES)
+            } a results line may hold`,
+          );
+        }
       } catch (error) {
         throw new RowEncodeError(row, error);
       }

@@ -10,9 +10,11 @@
  *
  * @module
  */
+import type { Diagnostic } from "../schema/eval_case.ts";
 import type { ResultRow } from "../schema/result.ts";
 import type { RunOptionsRecord, RunRecord, RunTargetRecord } from "../schema/run_record.ts";
-import { parseResults } from "./read_results.ts";
+import { parseResultLine, RowKeys } from "./read_results.ts";
+import { forEachResultsLine, type ResultsFileLimits } from "./results_file.ts";
 import { writeFileAtomic } from "../text/atomic_write.ts";
 
 /**
@@ -45,11 +47,17 @@ export interface ResumeFileContent {
   changes: boolean;
   /** Whether {@link ResumeFileContent.keptText} starts the file: preparing it only cuts the end. */
   prefix: boolean;
+  /**
+   * A second finished row of one (dataset, case, target, trial), one problem per such line: the
+   * file is not one run's, and a resume must not go on (`readPriorRun` refuses it).
+   */
+  duplicates: Diagnostic[];
 }
 
 /**
- * Reads a results file for a resume, changing nothing (see the module doc). Throws the file
- * system's error when it cannot be read.
+ * Reads a results file for a resume, changing nothing (see the module doc), through the bounded
+ * reader of results files (`results_file.ts`). Throws the file system's error when it cannot be
+ * read, and a `ResultsFileError` when it is not a regular file or too large.
  *
  * @example
  * ```ts
@@ -61,48 +69,45 @@ export interface ResumeFileContent {
  * await Deno.remove(path);
  * ```
  */
-export async function readResumeFile(path: string): Promise<ResumeFileContent> {
-  return splitResumeText(await Deno.readTextFile(path), path);
-}
-
-function splitResumeText(text: string, file: string): ResumeFileContent {
+export async function readResumeFile(
+  path: string,
+  limits: ResultsFileLimits = {},
+): Promise<ResumeFileContent> {
   const finished: ResultRow[] = [];
   const unfinished: ResultRow[] = [];
+  const duplicates: Diagnostic[] = [];
+  const keys = new RowKeys(path);
   const kept: string[] = [];
   let tornLine = false;
-  const lines = text.split("\n");
-  // The text after the last newline: empty, or a line a killed run did not finish writing.
-  const tail = lines.pop() ?? "";
-  for (const line of lines) {
-    // The one results reader, line by line, so each row's line is known.
-    const { rows } = parseResults(line + "\n", { file });
-    const row = rows[0];
-    if (row !== undefined && !isFinishedRow(row)) {
-      unfinished.push(row);
-      continue;
+  let changes = false;
+  // Whether a line was left out before the one at hand (then preparing rewrites the file).
+  let cut = false;
+  let prefix = true;
+  await forEachResultsLine(path, (line) => {
+    const read = parseResultLine(line, path);
+    // The text after the last newline: blank, a line a killed run did not finish writing, or a
+    // whole row whose newline was lost.
+    if (!line.terminated && read.kind !== "row") {
+      if (read.kind !== "blank") tornLine = true;
+      changes = true;
+      return;
     }
-    if (row !== undefined) finished.push(row);
-    kept.push(line + "\n");
-  }
-  if (tail.trim() !== "") {
-    const { rows } = parseResults(tail + "\n", { file });
-    const row = rows[0];
-    if (row === undefined) tornLine = true;
-    else if (isFinishedRow(row)) {
-      // A whole row whose newline was lost: kept, with its newline.
-      finished.push(row);
-      kept.push(tail + "\n");
-    } else unfinished.push(row);
-  }
-  const keptText = kept.join("");
-  return {
-    finished,
-    unfinished,
-    tornLine,
-    keptText,
-    changes: keptText !== text,
-    prefix: text.startsWith(keptText),
-  };
+    if (read.kind === "row" && !isFinishedRow(read.row)) {
+      unfinished.push(read.row);
+      changes = cut = true;
+      return;
+    }
+    if (read.kind === "row") {
+      const duplicate = keys.check(read.row, line.number);
+      if (duplicate !== undefined) duplicates.push(duplicate);
+      finished.push(read.row);
+    }
+    // A whole row whose newline was lost is kept, with its newline.
+    if (!line.terminated) changes = true;
+    if (cut || !line.terminated) prefix = false;
+    kept.push(line.text + "\n");
+  }, limits);
+  return { finished, unfinished, tornLine, keptText: kept.join(""), changes, prefix, duplicates };
 }
 
 /**

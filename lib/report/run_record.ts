@@ -5,9 +5,11 @@
  *
  * @module
  */
+import { createHash } from "node:crypto";
 import denoJson from "../../deno.json" with { type: "json" };
 import { parseRunRecord, type RunRecord } from "../schema/run_record.ts";
 import { writeFileAtomicSync } from "../text/atomic_write.ts";
+import { openRegularFile, readRegularFileText } from "./results_file.ts";
 
 /** The version of agentv (from `deno.json`), recorded as `agentv_version`. */
 export const AGENTV_VERSION: string = denoJson.version;
@@ -53,8 +55,16 @@ export function newRunId(time: number): string {
  * ```
  */
 export async function sha256File(path: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", await Deno.readFile(path));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+  // A regular file only, hashed as it is read: a recorded path that names a FIFO or `/dev/zero`
+  // can neither block nor fill memory.
+  const { file } = await openRegularFile(path, { label: "eval file" });
+  using _ = file;
+  const hash = createHash("sha256");
+  const buffer = new Uint8Array(1024 * 1024);
+  for (let n = await file.read(buffer); n !== null; n = await file.read(buffer)) {
+    hash.update(buffer.subarray(0, n));
+  }
+  return hash.digest("hex");
 }
 
 /**
@@ -71,6 +81,12 @@ export async function sha256File(path: string): Promise<string> {
 export function writeRunRecord(path: string, record: RunRecord): void {
   writeFileAtomicSync(path, JSON.stringify(record, null, 2) + "\n");
 }
+
+/**
+ * The largest run record read: 64 MiB (a record holds the options, targets, eval files and
+ * summary of a run; its lists of failures and errors are short).
+ */
+export const RUN_RECORD_MAX_BYTES: number = 64 * 1024 * 1024;
 
 /** A run record that could not be read: not found, not JSON, or not a run record. */
 export class RunRecordError extends Error {
@@ -99,7 +115,11 @@ export class RunRecordError extends Error {
 export async function readRunRecord(path: string): Promise<RunRecord> {
   let text: string;
   try {
-    text = await Deno.readTextFile(path);
+    text = await readRegularFileText(path, {
+      label: "run record",
+      maxBytes: RUN_RECORD_MAX_BYTES,
+      tooLargeHint: "agentv writes far smaller records; is it the file agentv run wrote?",
+    });
   } catch (e) {
     throw new RunRecordError(path, `cannot read the run record: ${(e as Error).message}`, {
       cause: e,

@@ -7,8 +7,9 @@
  *
  * @module
  */
+import { relative } from "node:path";
 import { matchGlob } from "../loader/glob.ts";
-import type { EvalCase } from "../schema/eval_case.ts";
+import type { Diagnostic, EvalCase } from "../schema/eval_case.ts";
 import type { LoadedEvalSet } from "./run_eval.ts";
 
 /** One shard of a run split over `count` machines (`--shard index/count`, index from 0). */
@@ -127,4 +128,52 @@ export function planCases(sets: readonly LoadedEvalSet[], options: PlanOptions =
     }
   }
   return { cases, matched, skippedDone };
+}
+
+/**
+ * One error per planned case whose (dataset, case id) an earlier eval file of the run also has
+ * (two files with the same name in two folders, or one file given twice): their rows could not be
+ * told apart, since a results file holds one row per (dataset, case, target, trial). `runEval`
+ * refuses such a run before anything runs. With `cwd`, the earlier file is named relative to it.
+ *
+ * @example
+ * ```ts
+ * import { casesInTwoFiles } from "./plan.ts";
+ * const planned = (file: string) => ({
+ *   set: { file, cases: [] },
+ *   evalCase: { id: "a", dataset: "d" },
+ *   trial: 0,
+ * });
+ * const twice = casesInTwoFiles([planned("/x/d.yaml"), planned("/y/d.yaml")] as never);
+ * twice[0].file; // "/y/d.yaml"
+ * ```
+ */
+export function casesInTwoFiles(
+  cases: readonly PlannedCase[],
+  options: { cwd?: string } = {},
+): Diagnostic[] {
+  const first = new Map<string, PlannedCase>();
+  const reported = new Set<EvalCase>();
+  const out: Diagnostic[] = [];
+  for (const planned of cases) {
+    const { set, evalCase } = planned;
+    const key = `${evalCase.dataset}\0${evalCase.id}`;
+    const seen = first.get(key);
+    if (seen === undefined) first.set(key, planned);
+    // The trials of one case share it; another case (or the same file loaded twice) does not.
+    if (seen === undefined || seen.evalCase === evalCase || reported.has(evalCase)) continue;
+    reported.add(evalCase);
+    out.push({
+      severity: "error",
+      file: set.file,
+      message: `Case '${evalCase.id}' of dataset '${evalCase.dataset}' is also in ${
+        seen.set.file === set.file
+          ? "this file, given twice"
+          : options.cwd === undefined
+          ? seen.set.file
+          : relative(options.cwd, seen.set.file)
+      }; their rows could not be told apart; expected each (dataset, case id) once in a run`,
+    });
+  }
+  return out;
 }

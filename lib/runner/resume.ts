@@ -12,14 +12,16 @@
  *
  * @module
  */
-import { resolve } from "node:path";
+import { relative, resolve } from "node:path";
 import { readResults } from "../report/read_results.ts";
+import { ResultsFileError } from "../report/results_file.ts";
 import {
   readResumeFile,
   type ResumeFileContent,
   type RunRecorderParent,
 } from "../report/resume_file.ts";
 import { readRunRecord, RunRecordError, runRecordPath, sha256File } from "../report/run_record.ts";
+import type { Diagnostic } from "../schema/eval_case.ts";
 import type { ResultRow } from "../schema/result.ts";
 import { RESULT_OPTIONS, type RunOptionsRecord, type RunRecord } from "../schema/run_record.ts";
 import { RunConfigError } from "./errors.ts";
@@ -125,14 +127,30 @@ export async function readPriorRun(
   }
   let rows: ResultRow[];
   let file: ResumeFileContent | undefined;
+  let duplicates: Diagnostic[];
   try {
-    if (mode === "resume") rows = (file = await readResumeFile(path)).finished;
-    else rows = (await readResults(path)).rows;
+    if (mode === "resume") {
+      file = await readResumeFile(path);
+      ({ finished: rows, duplicates } = file);
+    } else ({ rows, duplicates } = await readResults(path));
   } catch (e) {
-    throw new RunConfigError(`Cannot read the results file ${path}: ${(e as Error).message}`, {
-      hint: `${flag} takes a results file written by agentv run`,
-      cause: e,
-    });
+    throw new RunConfigError(
+      e instanceof ResultsFileError
+        ? e.message.replaceAll(e.path, relative(options.cwd, e.path) || e.path)
+        : `Cannot read the results file ${path}: ${(e as Error).message}`,
+      { hint: `${flag} takes a results file written by agentv run`, cause: e },
+    );
+  }
+  if (duplicates.length > 0) {
+    // Two rows of one case run: which is the run's answer cannot be told, nor which to keep.
+    throw new RunConfigError(
+      `${flag}: the results file ${path} has ${duplicates.length} case run(s) with more than ` +
+        "one row; a run writes one row per (dataset, case, target, trial)",
+      {
+        diagnostics: duplicates,
+        hint: "remove the extra lines (the messages above name them), then run again",
+      },
+    );
   }
   const pairs = mode === "resume" ? new Set(rows.map(pairKey)) : rerunPairs(rows, mode);
   return { mode, resultsPath: path, record, pairs, ...(file ? { file } : {}) };

@@ -18,7 +18,7 @@ import { RunConfigError, TargetUnavailableError } from "./errors.ts";
 import type { RunStartedEvent } from "../report/events.ts";
 import { loadGlobs } from "../loader/glob.ts";
 import { loadSets } from "./load_sets.ts";
-import { planCases, type PlannedCase } from "./plan.ts";
+import { casesInTwoFiles, planCases, type PlannedCase } from "./plan.ts";
 import { recordedOptions, resultsFileError } from "./run_record_options.ts";
 import { checkPriorRun, priorDone, priorRecorderOptions } from "./resume.ts";
 import { Semaphore } from "./pool.ts";
@@ -129,6 +129,17 @@ export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
     ...(done !== undefined ? { done } : {}),
   });
   const selected = plan.cases;
+  const twice = casesInTwoFiles(selected, { cwd: options.cwd });
+  if (twice.length > 0) {
+    throw new RunConfigError(
+      `${twice.length} case(s) are in more than one eval file of the run; nothing ran`,
+      {
+        diagnostics: twice,
+        hint: "give one of the files its own dataset name (`dataset:` in the file, or in the " +
+          "sidecar of a JSONL file) or rename one of the cases",
+      },
+    );
+  }
   // Files whose cases were all skipped with warnings (e.g. no `expected_outcome`, the seeds'
   // rule) or that hold none pass `validate`: the run then runs nothing and fails the gate
   // (exit 1, the skipped cases listed), never a configuration error (exit 2).

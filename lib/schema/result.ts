@@ -142,12 +142,17 @@ export interface EvaluationScore {
   reasoning?: string;
 }
 
+/** A score as results hold it: a number from 0 to 1. */
+export const UnitScoreSchema = z.number()
+  .min(0, "is below 0: a score is from 0 to 1")
+  .max(1, "is above 1: a score is from 0 to 1");
+
 /** One evaluator's result on a case, as written under `evaluator_results`. */
 export const EvaluatorResultSchema: z.ZodType<EvaluatorResult> = z.object({
   name: z.string(),
   type: z.string(),
   status: z.enum(["ok", "error", "skipped"]),
-  score: z.number(),
+  score: UnitScoreSchema,
   weight: z.number(),
   verdict: VerdictSchema,
   hits: z.array(z.string()),
@@ -222,7 +227,7 @@ export const ResultRowSchema = z.looseObject({
   conversation_id: z.string().nullable(),
   target: z.string(),
   status: CaseStatusSchema,
-  score: z.number(),
+  score: UnitScoreSchema,
   verdict: VerdictSchema,
   hits: z.array(z.string()),
   misses: z.array(z.string()),

@@ -11,6 +11,12 @@
  * - Structured values (the recorded request, rows) are walked: string values are redacted, the
  *   values of secret-named keys (`authorization`, `api_key`, ...) are replaced whole, keys are
  *   never changed. Rows keep agentv's own fields (`status`, `verdict`, ids, numbers) untouched.
+ * - Structural keys are never rewritten: at any depth, the value of a `role`, `type`, `status` or
+ *   `verdict` key that is a lower-case word (letters joined by `_` or `-`: `assistant`,
+ *   `tool_use`, `function`, `ok`, `pass`) names a kind from a fixed vocabulary, not data, so it
+ *   is kept even when a secret equals it (a dataset's `.env` could otherwise make every `role`
+ *   read `***`). Any other value of those keys (a digit, a capital or a symbol, as keys and
+ *   tokens have) is redacted like all text.
  *
  * @module
  */
@@ -86,7 +92,8 @@ export interface Redactor {
   text(text: string): string;
   /**
    * Deep copy of a JSON-like value: strings through {@link Redactor.text}, the values of
-   * secret-named keys (`authorization`, `api_key`, `x-api-key`, ...) replaced whole, keys kept.
+   * secret-named keys (`authorization`, `api_key`, `x-api-key`, ...) replaced whole, keys and
+   * structural values (a lower-case word under `role`, `type`, `status` or `verdict`) kept.
    * Unchanged parts are shared, not copied.
    */
   value<T>(value: T): T;
@@ -94,7 +101,8 @@ export interface Redactor {
    * A result row with its free-text values redacted (answers, messages, hits, misses, reasoning,
    * errors, evaluator details and requests). agentv's own fields (`status`, `verdict`, `score`,
    * `timestamp`, `eval_id`, `dataset`, `conversation_id`, `target`, evaluator `name`, `type`,
-   * `status`, `verdict`, numbers, booleans) and every key are kept as they are. Returns the same
+   * `status`, `verdict`, numbers, booleans), structural values inside (a message's `role`, a
+   * tool call's or content part's `type`) and every key are kept as they are. Returns the same
    * object when nothing changed.
    */
   row(row: ResultRow): ResultRow;
@@ -120,6 +128,27 @@ const OWN_ROW_FIELDS = new Set([
 
 /** Evaluator-result fields that agentv itself writes: never redacted. */
 const OWN_EVALUATOR_FIELDS = new Set(["name", "type", "status", "score", "weight", "verdict"]);
+
+/** Keys whose lower-case-word values name a kind (see the module doc): never redacted. */
+const STRUCTURAL_KEYS = new Set(["role", "type", "status", "verdict"]);
+
+/** A lower-case word of a fixed vocabulary: letters joined by `_` or `-`, at most 40 characters. */
+const VOCABULARY_WORD = /^(?=.{1,40}$)[a-z]+(?:[_-][a-z]+)*$/;
+
+/**
+ * Whether the value at `key` is structural (a kind such as `role: assistant`), never redacted.
+ *
+ * @example
+ * ```ts
+ * import { isStructuralValue } from "./redact.ts";
+ * isStructuralValue("role", "assistant"); // true
+ * isStructuralValue("role", "sk-live-1234"); // false: redacted like any text
+ * isStructuralValue("content", "assistant"); // false
+ * ```
+ */
+export function isStructuralValue(key: string, value: unknown): boolean {
+  return STRUCTURAL_KEYS.has(key) && typeof value === "string" && VOCABULARY_WORD.test(value);
+}
 
 /** Escaped spellings under which a secret may appear in text (JSON inside a string, a URL). */
 function spellings(secret: string): string[] {
@@ -173,6 +202,7 @@ export function createRedactor(secrets: Iterable<string> = []): Redactor {
     }
     let out: Record<string, unknown> | undefined;
     for (const [key, v] of Object.entries(value)) {
+      if (isStructuralValue(key, v)) continue;
       const r = SECRET_KEYS.has(key.toLowerCase()) && v !== undefined && v !== null
         ? REDACTED
         : walk(v);

@@ -35,12 +35,21 @@ export function runMainBounded(
 }
 
 /** Runs `deno ...args` in `cwd`; kills it after `limitMs` (default {@link HANG_LIMIT_MS}). */
-export async function runDenoBounded(
+export function runDenoBounded(
   args: string[],
   cwd: string,
   limitMs = HANG_LIMIT_MS,
 ): Promise<BoundedRun> {
-  const child = new Deno.Command(Deno.execPath(), {
+  return runBounded(Deno.execPath(), args, cwd, limitMs);
+}
+
+async function runBounded(
+  command: string,
+  args: string[],
+  cwd: string,
+  limitMs: number,
+): Promise<BoundedRun> {
+  const child = new Deno.Command(command, {
     args,
     cwd,
     stdin: "null",
@@ -60,4 +69,25 @@ export async function runDenoBounded(
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * Runs `deno run -A main.ts ...args` in `cwd` with its data memory capped (the shell's
+ * `ulimit -d`, in MiB) and killed after `limitMs`: an attack that would block forever or fill
+ * memory ends the process (killed, or a non-zero exit from a failed allocation) instead of
+ * hanging the suite or the machine.
+ */
+export function runMainCapped(
+  args: string[],
+  cwd: string,
+  options: { limitMs?: number; memoryMb: number },
+): Promise<BoundedRun> {
+  const quoted = [Deno.execPath(), "run", "-A", join(REPO_ROOT, "main.ts"), ...args]
+    .map((a) => `'${a.replaceAll("'", `'\\''`)}'`).join(" ");
+  return runBounded(
+    "sh",
+    ["-c", `ulimit -d ${options.memoryMb * 1024} && exec ${quoted}`],
+    cwd,
+    options.limitMs ?? HANG_LIMIT_MS,
+  );
 }

@@ -235,12 +235,18 @@ Deno.test("agentv run --report never writes a report over an eval file or the re
     ],
     r.dir,
   );
-  // Every case passed: the exit code 1 is the reports' failure.
-  assert.equal(code, 1);
-  assert.match(err, /could not write the junit report to 'evals\/suite\.yaml': it is an eval file/);
-  assert.match(err, /could not write the markdown report to 'results\.jsonl': it is the results/);
+  // Refused as --out is: a usage error before anything runs.
+  assert.equal(code, 2);
+  assert.match(err, /--report 'junit:evals\/suite\.yaml' is the eval file of this run/);
   assert.equal(await Deno.readTextFile(r.path("evals/suite.yaml")), SUITE);
-  assert.equal((await readResults(r.path("results.jsonl"))).rows.length, 2);
+  assert.ok(!(await exists(r.path("results.jsonl"))), "nothing ran");
+  const results = await cli(
+    ["run", "evals/suite.yaml", "--out", "results.jsonl", "--report", "markdown:results.jsonl"],
+    r.dir,
+  );
+  assert.equal(results.code, 2);
+  assert.match(results.err, /--report 'markdown:results\.jsonl' is the results file of this run/);
+  assert.ok(!(await exists(r.path("results.jsonl"))), "nothing ran");
 });
 
 Deno.test("agentv run --report markdown says when the run was a dry run", async () => {

@@ -53,7 +53,8 @@ Deno.test("parseResults() skips a torn final line and reports it", () => {
 
 Deno.test("parseResults() lists unparsable lines in the middle and ignores blank lines", () => {
   const good = JSON.stringify(row("a", 1));
-  const out = parseResults(`${good}\r\n\nnot json\n[1]\n${good}\n`);
+  const other = JSON.stringify(row("b", 1));
+  const out = parseResults(`${good}\r\n\nnot json\n[1]\n${other}\n`);
   assert.equal(out.rows.length, 2);
   assert.deepEqual(out.bad_lines, [3, 4]);
   assert.equal(out.partial_line, undefined);
