@@ -97,7 +97,16 @@ export type {
   CommandFile,
   DatasetCommand,
   DatasetCommandKind,
+  NeedIdentity,
+  SourceHash,
 } from "./lib/loader/dataset_commands.ts";
+export {
+  CommandPermit,
+  ConsentGrant,
+  ConsentNotGivenError,
+  type GrantedNeed,
+} from "./lib/targets/consent.ts";
+export type { TargetNeed } from "./lib/targets/target_needs.ts";
 export type {
   CodeJudgeFunction,
   CodeJudgePayload,

@@ -335,10 +335,24 @@ async function run(args: ParsedArgs, io: CommandIO): Promise<number> {
       "eval files end in .yaml, .yml or .jsonl",
     );
   }
+  // What the roots ask consent for: the same listing as `agentv trust --list`.
+  const consentModule = await import("./validate_consent.ts");
+  const consent = await consentModule.validateConsent(result.files, {
+    env: io.envAll(),
+    ...(root !== undefined ? { root } : {}),
+    ...(targetsFile !== undefined ? { targetsFile } : {}),
+  });
   if (args.values.json === true) {
-    io.stdout(JSON.stringify(relativeResult(result, io.cwd), null, 2) + "\n");
+    const json = {
+      ...relativeResult(result, io.cwd),
+      consent: await consentModule.jsonValidateConsent(consent, io),
+    };
+    io.stdout(JSON.stringify(json, null, 2) + "\n");
   } else if (result.files.length > 0) {
-    io.stdout(formatValidateResult(result, { cwd: io.cwd, color: io.color }));
+    io.stdout(
+      formatValidateResult(result, { cwd: io.cwd, color: io.color }) +
+        await consentModule.formatValidateConsent(consent, io),
+    );
   }
   if (result.problems.length > 0) return 2;
   return result.summary.invalid > 0 ? 1 : 0;

@@ -10,6 +10,7 @@ import { aggregateCaseScore } from "../evaluators/case_score.ts";
 import { candidateAnswer, summarizeTrace } from "../evaluators/answer.ts";
 import { runEvaluator } from "../evaluators/run_evaluator.ts";
 import type { EvaluationContext, JudgeClient } from "../evaluators/types.ts";
+import type { ConsentGrant } from "../targets/consent.ts";
 import { buildChatMessages, renderGuidelines, renderPrompt } from "../prompt/render_prompt.ts";
 import type { EvalCase } from "../schema/eval_case.ts";
 import type { EvaluatorConfig } from "../schema/evaluator.ts";
@@ -87,6 +88,8 @@ export interface CaseRuntime {
    * the target runs in it, the row records what changed (`workspace`), evaluators get its path.
    */
   workspaces?: WorkspaceManager;
+  /** What the run's trust gate allowed to start: code judges start only what it holds. */
+  consent: ConsentGrant;
 }
 
 function messageOf(error: unknown): string {
@@ -336,6 +339,7 @@ async function runCaseIn(
     targetName: runtime.targetName,
     ...(runtime.env !== undefined ? { env: runtime.env } : {}),
     dryRun: runtime.dryRun,
+    consent: runtime.consent,
     runEvaluator,
     ...(workspace !== undefined ? { workspacePath: workspace.path } : {}),
     ...(changes !== undefined ? { workspaceChanges: changes } : {}),

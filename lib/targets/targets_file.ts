@@ -9,8 +9,12 @@ import { ConfinedReadError, isNonFolderEntry, readConfinedText } from "../loader
 import type { Diagnostic } from "../schema/eval_case.ts";
 import type { TargetsFile } from "../schema/targets.ts";
 import { parseJsoncOrYamlSource } from "../source/jsonc_document.ts";
+import { sha256Hex } from "../loader/dataset_commands.ts";
 import { checkTargetsFile } from "./check.ts";
 import { TargetConfigError, TargetsFileError } from "./errors.ts";
+
+/** A 1-based line and column in a targets file. */
+type SourcePosition = { line: number; column: number };
 
 /** File names looked for inside `.agentv/`, in order. */
 export const TARGETS_FILE_NAMES: readonly string[] = [
@@ -25,6 +29,16 @@ export type LoadedTargetsFile = TargetsFile & {
   path: string;
   /** Warnings found while validating (errors make loading fail). */
   diagnostics: Diagnostic[];
+  /** Hex SHA-256 of the text parsed (what consent to its commands covers). */
+  sha256?: string;
+  /**
+   * Where a setting of the target called `name` is written (`["command_template"]`,
+   * `["healthcheck", "url"]`); `undefined` when unknown.
+   */
+  locateTarget?(
+    name: string,
+    path: readonly (string | number)[],
+  ): { line: number; column: number } | undefined;
 };
 
 /** Result of {@link validateTargetsFile}. */
@@ -118,12 +132,17 @@ export async function loadTargetsFile(
   path: string,
   options: TargetsFileReadOptions = {},
 ): Promise<LoadedTargetsFile> {
-  const { value, diagnostics, refused } = await readAndCheck(path, options);
+  const { value, diagnostics, refused, text, locate } = await readAndCheck(path, options);
   if (refused) throw new ConfinedReadError(refused);
   if (value === undefined || diagnostics.some((d) => d.severity === "error")) {
     throw new TargetsFileError(path, diagnostics);
   }
-  return { ...(value as TargetsFile), path, diagnostics };
+  return {
+    ...(value as TargetsFile),
+    path,
+    diagnostics,
+    ...await consentFacts(value, text, locate),
+  };
 }
 
 /**
@@ -165,7 +184,7 @@ export async function loadUsableTargets(
   path: string,
   options: TargetsFileReadOptions = {},
 ): Promise<UsableTargetsFile> {
-  const { value, diagnostics, refused } = await readAndCheck(path, options);
+  const { value, diagnostics, refused, text, locate } = await readAndCheck(path, options);
   if (refused) throw new ConfinedReadError(refused);
   const list = (value as { targets?: unknown } | undefined)?.targets;
   if (value === undefined || !Array.isArray(list)) throw new TargetsFileError(path, diagnostics);
@@ -195,13 +214,37 @@ export async function loadUsableTargets(
     path,
     diagnostics,
     broken,
+    ...await consentFacts(value, text, locate),
+  };
+}
+
+/** The hash of the text parsed and where each target's settings are, for consent listings. */
+async function consentFacts(
+  value: unknown,
+  text: string | undefined,
+  locate: ((path: readonly (string | number)[]) => SourcePosition | undefined) | undefined,
+): Promise<Pick<LoadedTargetsFile, "sha256" | "locateTarget">> {
+  const list = (value as { targets?: unknown } | undefined)?.targets;
+  const names = Array.isArray(list) ? list.map((t) => (t as { name?: unknown } | null)?.name) : [];
+  return {
+    ...(text !== undefined ? { sha256: await sha256Hex(text) } : {}),
+    locateTarget: (name, path) => {
+      const index = names.indexOf(name);
+      return index === -1 || locate === undefined ? undefined : locate(["targets", index, ...path]);
+    },
   };
 }
 
 async function readAndCheck(
   path: string,
   options: TargetsFileReadOptions,
-): Promise<{ value?: unknown; diagnostics: Diagnostic[]; refused?: Diagnostic }> {
+): Promise<{
+  value?: unknown;
+  diagnostics: Diagnostic[];
+  refused?: Diagnostic;
+  text?: string;
+  locate?: (path: readonly (string | number)[]) => SourcePosition | undefined;
+}> {
   const read = await readConfinedText(path, {
     label: "targets file",
     ...(options.root !== undefined ? { root: options.root } : {}),
@@ -248,7 +291,12 @@ async function readAndCheck(
     });
   }
   diagnostics.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
-  return { value: source.value, diagnostics };
+  return {
+    value: source.value,
+    diagnostics,
+    text: read.text,
+    locate: (path) => source.locate(path),
+  };
 }
 
 /**

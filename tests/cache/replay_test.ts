@@ -76,7 +76,8 @@ async function recordedProject() {
     "evals/ds.yaml": dataset(),
   });
   const recorded = await cli(
-    ["run", "evals/ds.yaml", "--cache", "readwrite", "--out", "rec.jsonl", "--json"],
+    // --allow-run: ${{ OPENAI_API_KEY }} goes to loopback servers (the dataset's targets file).
+    ["run", "evals/ds.yaml", "--cache", "readwrite", "--allow-run", "--out", "rec.jsonl", "--json"],
     p.dir,
     { env: { OPENAI_API_KEY: SECRET } },
   );

@@ -1,0 +1,197 @@
+/**
+ * Everything a dataset root asks consent for, found the way a run finds it (`agentv trust`,
+ * `agentv trust --list` and `agentv validate` list it): the evaluator commands of every eval file,
+ * as the loader found them inside the sandbox (with the hash of the text it parsed), and the needs
+ * of every target defined in the root's targets files, resolved with the environment as a run
+ * resolves them. The needs themselves come from the one definition the runner's gate uses
+ * (`loader/dataset_commands.ts`, `targets/target_needs.ts`), collected by its `NeedCollector`,
+ * so what is listed and trusted here is what a run asks for.
+ *
+ * @module
+ */
+import { dirname, join, resolve } from "node:path";
+import { discoverEvalFiles } from "../loader/discover.ts";
+import {
+  type CollectedNeeds,
+  commandDiagnostic,
+  describeNeeds,
+  type EvalNeedSource,
+  NeedCollector,
+} from "../runner/run_permission.ts";
+import type { Diagnostic } from "../schema/eval_case.ts";
+import { ConsentGrant } from "../targets/consent.ts";
+import { loadDotEnv, mergeEnv } from "../targets/env.ts";
+import { resolveTarget } from "../targets/registry.ts";
+import {
+  discoverTargetsFile,
+  loadUsableTargets,
+  TARGETS_FILE_NAMES,
+  type UsableTargetsFile,
+} from "../targets/targets_file.ts";
+import type { CommandIO } from "./command.ts";
+import { displayPath, renderDiagnostics } from "./render.ts";
+import { Sandbox } from "./sandbox.ts";
+
+/** Options of {@link rootConsent}. */
+export interface RootConsentOptions {
+  /** The environment targets are resolved with (the process environment; `.env` files below). */
+  env: Record<string, string>;
+  /** A targets file used for every eval file (`--targets`); default the discovered ones. */
+  targetsFile?: string;
+  /**
+   * The eval files, already loaded (validate's reports); default: every eval file under the root,
+   * loaded in a sandbox.
+   */
+  evalFiles?: EvalNeedSource[];
+}
+
+/** What {@link rootConsent} found. */
+export interface RootConsent extends CollectedNeeds {
+  /** Eval files that could not be loaded (their commands are not listed). */
+  unloaded: string[];
+}
+
+/** Every eval file under `root`, loaded in a sandbox confined to it (reports only, no cases). */
+async function loadRootFiles(
+  root: string,
+): Promise<{ files: EvalNeedSource[]; unloaded: string[] }> {
+  const { files: found } = await discoverEvalFiles([root], { cwd: root });
+  const files: EvalNeedSource[] = [];
+  const unloaded: string[] = [];
+  if (found.length === 0) return { files, unloaded };
+  using sandbox = new Sandbox(root);
+  for (const file of found) {
+    const abs = resolve(root, file);
+    const report = await sandbox.validate(abs).catch(() => undefined);
+    if (report === undefined || (report.sources ?? []).length === 0) {
+      unloaded.push(abs);
+      continue;
+    }
+    files.push({
+      file: abs,
+      root,
+      evalDir: dirname(abs),
+      sources: report.sources ?? [],
+      commands: report.commands ?? [],
+    });
+  }
+  return { files, unloaded };
+}
+
+/**
+ * Everything `root` asks consent for (see the module doc).
+ *
+ * @example
+ * ```ts ignore
+ * const consent = await rootConsent("/repo", { env: Deno.env.toObject() });
+ * consent.requests[0]?.files.flatMap((f) => f.commands).length;
+ * ```
+ */
+export async function rootConsent(root: string, options: RootConsentOptions): Promise<RootConsent> {
+  const loaded = options.evalFiles !== undefined
+    ? { files: options.evalFiles, unloaded: [] }
+    : await loadRootFiles(root);
+  const collector = new NeedCollector();
+  for (const file of loaded.files) collector.addEvalFile(file);
+
+  // The targets files a run of these files would use, and the root's own.
+  const uses = new Map<string, Set<string>>(); // targets file → eval folders that use it
+  const use = (targets: string, evalDir: string) => {
+    let dirs = uses.get(targets);
+    if (!dirs) uses.set(targets, dirs = new Set());
+    dirs.add(evalDir);
+  };
+  if (options.targetsFile !== undefined) {
+    for (const f of loaded.files) use(options.targetsFile, f.evalDir);
+    if (loaded.files.length === 0) use(options.targetsFile, root);
+  } else {
+    for (const f of loaded.files) {
+      const found = await discoverTargetsFile(f.file, { root }).catch(() => undefined);
+      if (found !== undefined) use(found, f.evalDir);
+    }
+    for (const name of TARGETS_FILE_NAMES) {
+      const path = join(root, ".agentv", name);
+      if (await Deno.lstat(path).then(() => true, () => false)) use(path, root);
+    }
+  }
+  for (const [targetsFile, dirs] of uses) {
+    let file: UsableTargetsFile;
+    try {
+      file = await loadUsableTargets(
+        targetsFile,
+        options.targetsFile !== undefined ? {} : { root },
+      );
+    } catch {
+      continue; // a broken targets file: `validate` reports it, and a run cannot use it
+    }
+    for (const evalDir of dirs) {
+      const env = mergeEnv(await loadDotEnv(evalDir, root).catch(() => ({})), options.env);
+      for (const definition of file.targets) {
+        const name = definition.name;
+        let needs;
+        try {
+          needs = resolveTarget(file, name, { env, consent: ConsentGrant.none() }).needs ?? [];
+        } catch {
+          continue; // unusable (a variable is not set): a run cannot use it either
+        }
+        collector.addTarget({
+          name,
+          root,
+          targetsFile,
+          ...(file.sha256 !== undefined ? { sha256: file.sha256 } : {}),
+          ...(file.locateTarget ? { locate: (path) => file.locateTarget!(name, path) } : {}),
+          needs,
+          evalDirs: [evalDir],
+        });
+      }
+    }
+  }
+  const collected = await collector.collect();
+  return { ...collected, unloaded: loaded.unloaded };
+}
+
+/** Every need of a root's requests, in file order. */
+export function consentNeeds(consent: CollectedNeeds) {
+  return consent.requests.flatMap((r) => r.files.flatMap((f) => f.commands));
+}
+
+/**
+ * The listing of what a root asks consent for: each need as a warning at its `file:line:col`
+ * with its source line (the same for `validate` and `agentv trust --list`).
+ */
+export function renderConsent(consent: CollectedNeeds, io: CommandIO): string {
+  const diagnostics: Diagnostic[] = consent.requests.flatMap((r) =>
+    r.files.flatMap((f) =>
+      f.commands.map((c) => ({ ...commandDiagnostic(c, { root: r.root }), severity: "warning" }))
+    )
+  ) as Diagnostic[];
+  return renderDiagnostics(diagnostics, { cwd: io.cwd, color: io.color });
+}
+
+/** `3 commands and 1 environment-to-host send in 2 files`. */
+export function consentSummary(consent: CollectedNeeds): string {
+  const files = consent.requests.reduce((n, r) => n + r.files.length, 0);
+  return `${describeNeeds(consentNeeds(consent))} in ${files} file${files === 1 ? "" : "s"}`;
+}
+
+/** Whether the user's trust store covers every request of `consent` (files, needs, includes). */
+export type TrustCheck = (request: CollectedNeeds["requests"][number]) => Promise<boolean>;
+
+/**
+ * The section `validate` and `agentv trust --list` print for a root: a heading with the counts and
+ * whether the trust store covers it, then {@link renderConsent}. Empty when the root needs none.
+ */
+export async function consentSection(
+  root: string,
+  consent: CollectedNeeds,
+  options: { io: CommandIO; trusted: TrustCheck },
+): Promise<string> {
+  if (consentNeeds(consent).length === 0) return "";
+  const trusted = (await Promise.all(consent.requests.map(options.trusted))).every(Boolean);
+  const { io } = options;
+  return `What ${displayPath(root, io.cwd) || "."} asks consent for (${consentSummary(consent)}; ${
+    trusted
+      ? "trusted with agentv trust"
+      : "not trusted: agentv run needs --allow-run or agentv trust"
+  }):\n${renderConsent(consent, io)}\n`;
+}
