@@ -38,13 +38,26 @@ import {
   writeTrustStore,
 } from "./trust_store.ts";
 
-/** Whether the files the record's `--include` globs match are the ones it recorded. */
-async function includedUnchanged(root: string, record: TrustRecord): Promise<boolean> {
-  if (record.include === undefined || record.include.length === 0) return true;
+/**
+ * How the files the record's `--include` globs match differ from the ones it recorded: one line
+ * per file that changed, appeared or went away (empty when none did).
+ */
+async function includedGaps(root: string, record: TrustRecord): Promise<string[]> {
+  if (record.include === undefined || record.include.length === 0) return [];
   const now = await hashIncluded(root, record.include);
   const before = record.included ?? {};
-  const keys = Object.keys(now);
-  return keys.length === Object.keys(before).length && keys.every((k) => before[k] === now[k]);
+  const gaps: string[] = [];
+  for (const file of new Set([...Object.keys(before), ...Object.keys(now)])) {
+    const shown = `${relative(root, file)} (--include)`;
+    if (before[file] === undefined) gaps.push(`${shown} is new since the root was trusted`);
+    else if (now[file] === undefined) gaps.push(`${shown} is gone since the root was trusted`);
+    else if (before[file] !== now[file]) gaps.push(`${shown} changed since it was trusted`);
+  }
+  return gaps;
+}
+
+async function includedUnchanged(root: string, record: TrustRecord): Promise<boolean> {
+  return (await includedGaps(root, record)).length === 0;
 }
 
 /** Whether `store` covers a request: every file unchanged, every need listed then. */
@@ -90,9 +103,12 @@ export async function reportUntrusted(
 ): Promise<number> {
   const paint = createPaint(io.color);
   const store = await readTrustStore(trustFilePath(io.env));
-  const notes = error.requests
-    .filter((r) => store.roots[r.root] !== undefined)
-    .flatMap((r) => trustGaps(store, r).map((gap) => `${paint.dim("note")}: ${gap}\n`));
+  const gaps: string[] = [];
+  for (const r of error.requests) {
+    if (store.roots[r.root] === undefined) continue;
+    gaps.push(...trustGaps(store, r), ...await includedGaps(r.root, store.roots[r.root]));
+  }
+  const notes = gaps.map((gap) => `${paint.dim("note")}: ${gap}\n`);
   io.stderr(
     renderDiagnosticsFor(error.diagnostics, io) + "\n" +
       `${paint.red(paint.bold("error"))}: ${error.message}\n` + [...new Set(notes)].join("") +

@@ -174,7 +174,8 @@ export function createTarget(definition: TargetDefinition, options: CreateTarget
   const settings = parsed.settings as Record<string, unknown>;
   const secrets = secretValues(settings, used);
   // What it starts and where it sends variables: computed once, and the only thing it may do.
-  const needs = targetNeeds({ name, kind, settings, written: rest, used });
+  const { targetsFileDir } = options;
+  const needs = targetNeeds({ name, kind, settings, written: rest, used, targetsFileDir });
   const consent = options.consent ?? ConsentGrant.everything();
   const context: ProviderContext = {
     name,

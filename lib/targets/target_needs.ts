@@ -16,6 +16,7 @@
  *
  * @module
  */
+import { resolve } from "node:path";
 import { type DatasetCommand, type NeedIdentity, needKey } from "../loader/dataset_commands.ts";
 import type { RunnableProvider } from "../schema/targets.ts";
 import { type CommandPermit, type ConsentGrant, ConsentNotGivenError } from "./consent.ts";
@@ -148,6 +149,8 @@ export interface TargetNeedsSpec {
   written: Record<string, unknown>;
   /** The `${{ VAR }}` references substituted, with the setting each is in. */
   used: readonly UsedEnvRef[];
+  /** Folder of the targets file: base of a relative `cwd` (absolute). */
+  targetsFileDir?: string | undefined;
 }
 
 /**
@@ -229,12 +232,16 @@ function cliNeeds(spec: TargetNeedsSpec): TargetNeed[] {
   const out: TargetNeed[] = [];
   const template = typeof settings.command_template === "string" ? settings.command_template : "";
   const writtenTemplate = text(spec.written.command_template) ?? "";
+  // A `cwd` fixes where the command runs (relative to the targets file), so what it names.
+  const base = spec.targetsFileDir ?? ".";
+  const cwd = typeof settings.cwd === "string" ? resolve(base, settings.cwd) : undefined;
   out.push(need(
     {
       kind: "cli_target",
       name,
       command: writtenTemplate,
       written: [writtenTemplate],
+      ...(cwd !== undefined ? { cwd } : {}),
       reads: [
         ...new Set([
           ...readsOf(used, (p) => p[0] !== "healthcheck" && !NOT_SENT.has(String(p[0]))),
@@ -250,12 +257,14 @@ function cliNeeds(spec: TargetNeedsSpec): TargetNeed[] {
     const writtenCheck = text(
       (spec.written.healthcheck as Record<string, unknown> | undefined)?.command_template,
     ) ?? "";
+    const checkCwd = typeof check.cwd === "string" ? resolve(base, check.cwd) : cwd;
     out.push(need(
       {
         kind: "healthcheck",
         name,
         command: writtenCheck,
         written: [writtenCheck],
+        ...(checkCwd !== undefined ? { cwd: checkCwd } : {}),
         reads: [
           ...new Set([...readsOf(used, (p) => p[0] === "healthcheck"), ...envRefs, ...listed]),
         ].sort(),
