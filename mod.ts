@@ -183,6 +183,8 @@ export { createTarget, type CreateTargetOptions } from "./lib/targets/registry.t
 export {
   type LoadedTargetsFile,
   loadTargetsFile,
+  type SourcePosition,
+  type TargetsDefinitionsFacts,
   type TargetsFileReadOptions,
   type TargetsValidation,
   validateTargetsFile,

@@ -21,13 +21,12 @@ import {
 import type { Diagnostic } from "../schema/eval_case.ts";
 import { ConsentGrant } from "../targets/consent.ts";
 import { loadDotEnv, mergeEnv } from "../targets/env.ts";
-import { resolveTarget } from "../targets/registry.ts";
+import { canonicalProvider } from "../schema/target_providers.ts";
 import {
   discoverTargetsFile,
-  loadUsableTargets,
+  readTargetDefinitions,
   TARGETS_FILE_NAMES,
-  type UsableTargetsFile,
-} from "../targets/targets_file.ts";
+} from "../targets/targets_discovery.ts";
 import type { CommandIO } from "./command.ts";
 import { displayPath, renderDiagnostics } from "./render.ts";
 import { Sandbox } from "./sandbox.ts";
@@ -115,18 +114,23 @@ export async function rootConsent(root: string, options: RootConsentOptions): Pr
     }
   }
   for (const [targetsFile, dirs] of uses) {
-    let file: UsableTargetsFile;
-    try {
-      file = await loadUsableTargets(
-        targetsFile,
-        options.targetsFile !== undefined ? {} : { root },
-      );
-    } catch {
-      continue; // a broken targets file: `validate` reports it, and a run cannot use it
-    }
+    // Parsed, not checked: a definition a run would refuse fails to resolve below (or is listed
+    // needlessly); a file that cannot be read or parsed is one a run cannot use either.
+    const file = await readTargetDefinitions(
+      targetsFile,
+      options.targetsFile !== undefined ? {} : { root },
+    );
+    if (file === undefined) continue;
+    // A mock target needs nothing (by the one definition, whatever its settings): a file of mock
+    // targets is not resolved, and the registry (and zod) are not loaded for it.
+    const definitions = file.targets.filter((t) =>
+      canonicalProvider(String(t.provider ?? "")) !== "mock"
+    );
+    if (definitions.length === 0) continue;
+    const { resolveTarget } = await import("../targets/registry.ts");
     for (const evalDir of dirs) {
       const env = mergeEnv(await loadDotEnv(evalDir, root).catch(() => ({})), options.env);
-      for (const definition of file.targets) {
+      for (const definition of definitions) {
         const name = definition.name;
         let needs;
         try {

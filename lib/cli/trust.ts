@@ -23,48 +23,19 @@ import {
   consentSummary,
   renderConsent,
   rootConsent,
-  type TrustCheck,
 } from "./root_consent.ts";
 import { sandboxRoot } from "./sandbox.ts";
 import { hashIncluded } from "./trust_include.ts";
 import {
-  isTrusted,
+  includedGaps,
   needHash,
   readTrustStore,
+  storeCheck,
   trustFilePath,
   trustGaps,
-  type TrustRecord,
   type TrustStore,
   writeTrustStore,
 } from "./trust_store.ts";
-
-/**
- * How the files the record's `--include` globs match differ from the ones it recorded: one line
- * per file that changed, appeared or went away (empty when none did).
- */
-async function includedGaps(root: string, record: TrustRecord): Promise<string[]> {
-  if (record.include === undefined || record.include.length === 0) return [];
-  const now = await hashIncluded(root, record.include);
-  const before = record.included ?? {};
-  const gaps: string[] = [];
-  for (const file of new Set([...Object.keys(before), ...Object.keys(now)])) {
-    const shown = `${relative(root, file)} (--include)`;
-    if (before[file] === undefined) gaps.push(`${shown} is new since the root was trusted`);
-    else if (now[file] === undefined) gaps.push(`${shown} is gone since the root was trusted`);
-    else if (before[file] !== now[file]) gaps.push(`${shown} changed since it was trusted`);
-  }
-  return gaps;
-}
-
-async function includedUnchanged(root: string, record: TrustRecord): Promise<boolean> {
-  return (await includedGaps(root, record)).length === 0;
-}
-
-/** Whether `store` covers a request: every file unchanged, every need listed then. */
-export function storeCheck(store: TrustStore): RunPermission & TrustCheck {
-  return async (request) =>
-    isTrusted(store, request) && await includedUnchanged(request.root, store.roots[request.root]);
-}
 
 /**
  * A permission that allows the roots the user trusted with `agentv trust` (every file unchanged,

@@ -140,3 +140,35 @@ export function trustGaps(store: TrustStore, request: RunPermissionRequest): str
   }
   return gaps;
 }
+
+/**
+ * How the files the record's `--include` globs match differ from the ones it recorded: one line
+ * per file that changed, appeared or went away (empty when none did).
+ */
+export async function includedGaps(root: string, record: TrustRecord): Promise<string[]> {
+  if (record.include === undefined || record.include.length === 0) return [];
+  // The glob matcher is loaded only for a root trusted with --include.
+  const { hashIncluded } = await import("./trust_include.ts");
+  const now = await hashIncluded(root, record.include);
+  const before = record.included ?? {};
+  const gaps: string[] = [];
+  for (const file of new Set([...Object.keys(before), ...Object.keys(now)])) {
+    const shown = `${relative(root, file)} (--include)`;
+    if (before[file] === undefined) gaps.push(`${shown} is new since the root was trusted`);
+    else if (now[file] === undefined) gaps.push(`${shown} is gone since the root was trusted`);
+    else if (before[file] !== now[file]) gaps.push(`${shown} changed since it was trusted`);
+  }
+  return gaps;
+}
+
+/**
+ * Whether `store` covers a request (a `RunPermission`): every file unchanged, every need listed
+ * when the root was trusted, the `--include` files unchanged.
+ */
+export function storeCheck(
+  store: TrustStore,
+): (request: RunPermissionRequest) => Promise<boolean> {
+  return async (request) =>
+    isTrusted(store, request) &&
+    (await includedGaps(request.root, store.roots[request.root])).length === 0;
+}

@@ -308,6 +308,11 @@ async function run(args: ParsedArgs, io: CommandIO): Promise<number> {
   const targetsFile = typeof args.values.targets === "string"
     ? await (await import("./validate_targets.ts")).explicitTargetsFile(args.values.targets, io.cwd)
     : undefined;
+  // The consent listing's modules, and the YAML parser for the targets files it reads on this
+  // thread, load while the sandbox workers validate the files.
+  const consentModule = import("./validate_consent.ts");
+  consentModule.catch(() => {});
+  import("../source/yaml_source.ts").then((m) => m.loadYamlParser()).catch(() => {});
   let result: ValidateResult;
   try {
     result = await validatePaths(args.positionals, {
@@ -336,8 +341,8 @@ async function run(args: ParsedArgs, io: CommandIO): Promise<number> {
     );
   }
   // What the roots ask consent for: the same listing as `agentv trust --list`.
-  const consentModule = await import("./validate_consent.ts");
-  const consent = await consentModule.validateConsent(result.files, {
+  const { formatValidateConsent, jsonValidateConsent, validateConsent } = await consentModule;
+  const consent = await validateConsent(result.files, {
     env: io.envAll(),
     ...(root !== undefined ? { root } : {}),
     ...(targetsFile !== undefined ? { targetsFile } : {}),
@@ -345,13 +350,13 @@ async function run(args: ParsedArgs, io: CommandIO): Promise<number> {
   if (args.values.json === true) {
     const json = {
       ...relativeResult(result, io.cwd),
-      consent: await consentModule.jsonValidateConsent(consent, io),
+      consent: await jsonValidateConsent(consent, io),
     };
     io.stdout(JSON.stringify(json, null, 2) + "\n");
   } else if (result.files.length > 0) {
     io.stdout(
       formatValidateResult(result, { cwd: io.cwd, color: io.color }) +
-        await consentModule.formatValidateConsent(consent, io),
+        await formatValidateConsent(consent, io),
     );
   }
   if (result.problems.length > 0) return 2;

@@ -13,8 +13,6 @@ import { displayPath } from "./render.ts";
 import { consentNeeds, consentSection, type RootConsent, rootConsent } from "./root_consent.ts";
 import type { FileReport } from "./sandbox.ts";
 import { sandboxRoot } from "./sandbox.ts";
-import { storeCheck } from "./trust.ts";
-import { readTrustStore, trustFilePath } from "./trust_store.ts";
 
 /** One root's consent, as `validate --json` prints it. */
 export interface RootConsentReport {
@@ -75,7 +73,8 @@ export async function formatValidateConsent(
   consent: ValidateConsent,
   io: CommandIO,
 ): Promise<string> {
-  const check = storeCheck(await readTrustStore(trustFilePath(io.env)));
+  if (consent.roots.length === 0) return "";
+  const check = await trustCheck(io);
   let out = "";
   for (const { root, consent: found } of consent.roots) {
     out += "\n" + await consentSection(root, found, { io, trusted: check });
@@ -88,7 +87,8 @@ export async function jsonValidateConsent(
   consent: ValidateConsent,
   io: CommandIO,
 ): Promise<RootConsentReport[]> {
-  const check = storeCheck(await readTrustStore(trustFilePath(io.env)));
+  if (consent.roots.length === 0) return [];
+  const check = await trustCheck(io);
   const out: RootConsentReport[] = [];
   for (const { root, consent: found } of consent.roots) {
     const trusted = (await Promise.all(found.requests.map(check))).every(Boolean);
@@ -103,4 +103,10 @@ export async function jsonValidateConsent(
     });
   }
   return out;
+}
+
+/** The user's trust store as a check (loaded only when a root asks for something). */
+async function trustCheck(io: CommandIO) {
+  const { readTrustStore, storeCheck, trustFilePath } = await import("./trust_store.ts");
+  return storeCheck(await readTrustStore(trustFilePath(io.env)));
 }

@@ -26,7 +26,6 @@ import type { Position } from "../source/decode.ts";
 import type { PathKey } from "../source/yaml_source.ts";
 import type { TargetNeed } from "../targets/target_needs.ts";
 import { RunConfigError } from "./errors.ts";
-import { namedFiles } from "./named_files.ts";
 
 /** What a {@link RunPermission} is asked: may this dataset root's needs be acted on? */
 export interface RunPermissionRequest {
@@ -301,6 +300,8 @@ export class NeedCollector {
       for (const need of needs) {
         const bases = entry.bases.get(need);
         if (need.kind === "env_host" || bases === undefined) continue;
+        // Loaded only when a command needs consent (it hashes with node:crypto).
+        const { namedFiles } = await import("./named_files.ts");
         const named = await namedFiles(need, { root, bases });
         need.names = named.map((n) => n.file);
         for (const n of named) this.#add(entry, n.file, n.sha256);

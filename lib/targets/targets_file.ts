@@ -1,44 +1,40 @@
 /**
- * Finding, loading and validating targets files (`.agentv/targets.yaml`, `.yml` or `.jsonc`),
- * with `file:line:col` diagnostics.
+ * Loading and validating targets files (`.agentv/targets.yaml`, `.yml` or `.jsonc`), with
+ * `file:line:col` diagnostics; finding them, and reading them unchecked, is
+ * `targets_discovery.ts` (re-exported here).
  *
  * @module
  */
-import { dirname, join, resolve } from "node:path";
-import { ConfinedReadError, isNonFolderEntry, readConfinedText } from "../loader/read_confined.ts";
+import { ConfinedReadError, readConfinedText } from "../loader/read_confined.ts";
 import type { Diagnostic } from "../schema/eval_case.ts";
 import type { TargetsFile } from "../schema/targets.ts";
 import { parseJsoncOrYamlSource } from "../source/jsonc_document.ts";
-import { sha256Hex } from "../loader/dataset_commands.ts";
 import { checkTargetsFile } from "./check.ts";
-import { TargetConfigError, TargetsFileError } from "./errors.ts";
+import { TargetsFileError } from "./errors.ts";
+import {
+  type SourcePosition,
+  targetsConsentFacts as consentFacts,
+  type TargetsDefinitionsFacts,
+  type TargetsFileReadOptions,
+} from "./targets_discovery.ts";
 
-/** A 1-based line and column in a targets file. */
-type SourcePosition = { line: number; column: number };
+export {
+  discoverTargetsFile,
+  readTargetDefinitions,
+  type SourcePosition,
+  type TargetDefinitions,
+  TARGETS_FILE_NAMES,
+  type TargetsDefinitionsFacts,
+  type TargetsFileReadOptions,
+} from "./targets_discovery.ts";
 
-/** File names looked for inside `.agentv/`, in order. */
-export const TARGETS_FILE_NAMES: readonly string[] = [
-  "targets.yaml",
-  "targets.yml",
-  "targets.jsonc",
-];
-
-/** A loaded targets file: its targets, where it is, and its warnings. */
-export type LoadedTargetsFile = TargetsFile & {
-  /** Path of the file, as given. */
-  path: string;
+/**
+ * A loaded targets file: its targets, where it is (and where each setting is), the hash of its
+ * text, and its warnings.
+ */
+export type LoadedTargetsFile = TargetsFile & TargetsDefinitionsFacts & {
   /** Warnings found while validating (errors make loading fail). */
   diagnostics: Diagnostic[];
-  /** Hex SHA-256 of the text parsed (what consent to its commands covers). */
-  sha256?: string;
-  /**
-   * Where a setting of the target called `name` is written (`["command_template"]`,
-   * `["healthcheck", "url"]`); `undefined` when unknown.
-   */
-  locateTarget?(
-    name: string,
-    path: readonly (string | number)[],
-  ): { line: number; column: number } | undefined;
 };
 
 /** Result of {@link validateTargetsFile}. */
@@ -49,63 +45,6 @@ export interface TargetsValidation {
   valid: boolean;
   /** Errors and warnings, each with line and column when known. */
   diagnostics: Diagnostic[];
-}
-
-/**
- * Finds the targets file for an eval file: `explicit` when given (a file, or a folder holding
- * `targets.*` or `.agentv/targets.*`), else the nearest `.agentv/targets.{yaml,yml,jsonc}` from
- * the eval file's folder up to `root`. Throws {@link TargetConfigError} when `explicit` names
- * nothing usable; resolves to `undefined` when discovery finds nothing.
- *
- * @example
- * ```ts
- * import { discoverTargetsFile } from "./targets_file.ts";
- * const path = await discoverTargetsFile("evals/basic/dataset.yaml", { root: "." });
- * ```
- */
-export async function discoverTargetsFile(
-  evalFile: string,
-  options: { root: string; explicit?: string },
-): Promise<string | undefined> {
-  if (options.explicit !== undefined) {
-    const explicit = options.explicit;
-    const info = await stat(explicit);
-    // Not only regular files: the reader refuses a FIFO or device with a diagnostic.
-    if (info !== undefined && !info.isDirectory) return explicit;
-    if (info?.isDirectory) {
-      for (const dir of [explicit, join(explicit, ".agentv")]) {
-        const found = await firstFile(dir);
-        if (found) return found;
-      }
-      throw new TargetConfigError(`No targets file in folder ${explicit}`, {
-        hint: `add ${
-          join(explicit, ".agentv", "targets.yaml")
-        } or pass the file itself to --targets`,
-      });
-    }
-    throw new TargetConfigError(`Targets file not found: ${explicit}`, {
-      hint: "check the path given to --targets",
-    });
-  }
-  const root = resolve(options.root);
-  let dir = dirname(resolve(evalFile));
-  for (;;) {
-    const found = await firstFile(join(dir, ".agentv"));
-    if (found) return found;
-    const parent = dirname(dir);
-    if (dir === root || parent === dir) return undefined;
-    dir = parent;
-  }
-}
-
-/** Where a targets file may be read from. */
-export interface TargetsFileReadOptions {
-  /**
-   * The dataset root: a discovered targets file must lie inside it (links that lead outside are
-   * refused). Omit it for a file the user named (`--targets`): then only the regular-file and
-   * 1 MiB rules apply.
-   */
-  root?: string;
 }
 
 /**
@@ -218,23 +157,6 @@ export async function loadUsableTargets(
   };
 }
 
-/** The hash of the text parsed and where each target's settings are, for consent listings. */
-async function consentFacts(
-  value: unknown,
-  text: string | undefined,
-  locate: ((path: readonly (string | number)[]) => SourcePosition | undefined) | undefined,
-): Promise<Pick<LoadedTargetsFile, "sha256" | "locateTarget">> {
-  const list = (value as { targets?: unknown } | undefined)?.targets;
-  const names = Array.isArray(list) ? list.map((t) => (t as { name?: unknown } | null)?.name) : [];
-  return {
-    ...(text !== undefined ? { sha256: await sha256Hex(text) } : {}),
-    locateTarget: (name, path) => {
-      const index = names.indexOf(name);
-      return index === -1 || locate === undefined ? undefined : locate(["targets", index, ...path]);
-    },
-  };
-}
-
 async function readAndCheck(
   path: string,
   options: TargetsFileReadOptions,
@@ -297,29 +219,6 @@ async function readAndCheck(
     text: read.text,
     locate: (path) => source.locate(path),
   };
-}
-
-/**
- * The first `targets.*` entry in `dir` that is not a folder. A symlink, FIFO or device is
- * returned too, so that the reader refuses it with a diagnostic instead of skipping it silently.
- */
-async function firstFile(dir: string): Promise<string | undefined> {
-  for (const name of TARGETS_FILE_NAMES) {
-    const candidate = join(dir, name);
-    if (await isNonFolderEntry(candidate)) return candidate;
-  }
-  return undefined;
-}
-
-async function stat(path: string): Promise<Deno.FileInfo | undefined> {
-  try {
-    return await Deno.stat(path);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) {
-      return undefined;
-    }
-    throw error;
-  }
 }
 
 function formatLocation(path: readonly (string | number)[]): string {
