@@ -92,66 +92,98 @@ export async function rootConsent(root: string, options: RootConsentOptions): Pr
     : await loadRootFiles(root);
   const collector = new NeedCollector();
   for (const file of loaded.files) collector.addEvalFile(file);
+  const uses = await targetsFilesUsed(root, loaded.files, options.targetsFile);
+  for (const [targetsFile, evalDirs] of uses) {
+    await addTargetNeeds(collector, {
+      root,
+      targetsFile,
+      evalDirs,
+      env: options.env,
+      ownFile: options.targetsFile !== undefined,
+    });
+  }
+  const collected = await collector.collect();
+  return { ...collected, unloaded: loaded.unloaded };
+}
 
-  // The targets files a run of these files would use, and the root's own.
-  const uses = new Map<string, Set<string>>(); // targets file → eval folders that use it
+/**
+ * The targets files a run of `files` would use (the explicit one, else each file's discovered
+ * one) and the root's own `.agentv/targets.*`, each with the eval folders that use it.
+ */
+async function targetsFilesUsed(
+  root: string,
+  files: readonly EvalNeedSource[],
+  explicit: string | undefined,
+): Promise<Map<string, Set<string>>> {
+  const uses = new Map<string, Set<string>>();
   const use = (targets: string, evalDir: string) => {
     let dirs = uses.get(targets);
     if (!dirs) uses.set(targets, dirs = new Set());
     dirs.add(evalDir);
   };
-  if (options.targetsFile !== undefined) {
-    for (const f of loaded.files) use(options.targetsFile, f.evalDir);
-    if (loaded.files.length === 0) use(options.targetsFile, root);
-  } else {
-    for (const f of loaded.files) {
-      const found = await discoverTargetsFile(f.file, { root }).catch(() => undefined);
-      if (found !== undefined) use(found, f.evalDir);
-    }
-    for (const name of TARGETS_FILE_NAMES) {
-      const path = join(root, ".agentv", name);
-      if (await Deno.lstat(path).then(() => true, () => false)) use(path, root);
-    }
+  if (explicit !== undefined) {
+    for (const f of files) use(explicit, f.evalDir);
+    if (files.length === 0) use(explicit, root);
+    return uses;
   }
-  for (const [targetsFile, dirs] of uses) {
-    // Parsed, not checked: a definition a run would refuse fails to resolve below (or is listed
-    // needlessly); a file that cannot be read or parsed is one a run cannot use either.
-    const file = await readTargetDefinitions(
-      targetsFile,
-      options.targetsFile !== undefined ? {} : { root },
-    );
-    if (file === undefined) continue;
-    // A mock target needs nothing (by the one definition, whatever its settings): a file of mock
-    // targets is not resolved, and the registry (and zod) are not loaded for it.
-    const definitions = file.targets.filter((t) =>
-      canonicalProvider(String(t.provider ?? "")) !== "mock"
-    );
-    if (definitions.length === 0) continue;
-    const { resolveTarget } = await import("../targets/registry.ts");
-    for (const evalDir of dirs) {
-      const env = mergeEnv(await loadDotEnv(evalDir, root).catch(() => ({})), options.env);
-      for (const definition of definitions) {
-        const name = definition.name;
-        let needs;
-        try {
-          needs = resolveTarget(file, name, { env, consent: ConsentGrant.none() }).needs ?? [];
-        } catch {
-          continue; // unusable (a variable is not set): a run cannot use it either
-        }
-        collector.addTarget({
-          name,
-          root,
-          targetsFile,
-          ...(file.sha256 !== undefined ? { sha256: file.sha256 } : {}),
-          ...(file.locateTarget ? { locate: (path) => file.locateTarget!(name, path) } : {}),
-          needs,
-          evalDirs: [evalDir],
-        });
+  for (const f of files) {
+    const found = await discoverTargetsFile(f.file, { root }).catch(() => undefined);
+    if (found !== undefined) use(found, f.evalDir);
+  }
+  for (const name of TARGETS_FILE_NAMES) {
+    const path = join(root, ".agentv", name);
+    if (await Deno.lstat(path).then(() => true, () => false)) use(path, root);
+  }
+  return uses;
+}
+
+/**
+ * Adds the needs of every target of one targets file, resolved as a run in each of `evalDirs`
+ * would resolve it (its `.env` files, then `env`).
+ */
+async function addTargetNeeds(
+  collector: NeedCollector,
+  options: {
+    root: string;
+    targetsFile: string;
+    evalDirs: Iterable<string>;
+    env: Record<string, string>;
+    /** A `--targets` file: read where it is (a run reads it so too). */
+    ownFile: boolean;
+  },
+): Promise<void> {
+  const { root, targetsFile } = options;
+  // Parsed, not checked: a definition a run would refuse fails to resolve below (or is listed
+  // needlessly); a file that cannot be read or parsed is one a run cannot use either.
+  const file = await readTargetDefinitions(targetsFile, options.ownFile ? {} : { root });
+  if (file === undefined) return;
+  // A mock target needs nothing (by the one definition, whatever its settings): a file of mock
+  // targets is not resolved, and the registry (and zod) are not loaded for it.
+  const definitions = file.targets.filter((t) =>
+    canonicalProvider(String(t.provider ?? "")) !== "mock"
+  );
+  if (definitions.length === 0) return;
+  const { resolveTarget } = await import("../targets/registry.ts");
+  for (const evalDir of options.evalDirs) {
+    const env = mergeEnv(await loadDotEnv(evalDir, root).catch(() => ({})), options.env);
+    for (const { name } of definitions) {
+      let needs;
+      try {
+        needs = resolveTarget(file, name, { env, consent: ConsentGrant.none() }).needs ?? [];
+      } catch {
+        continue; // unusable (a variable is not set): a run cannot use it either
       }
+      collector.addTarget({
+        name,
+        root,
+        targetsFile,
+        ...(file.sha256 !== undefined ? { sha256: file.sha256 } : {}),
+        ...(file.locateTarget ? { locate: (path) => file.locateTarget!(name, path) } : {}),
+        needs,
+        evalDirs: [evalDir],
+      });
     }
   }
-  const collected = await collector.collect();
-  return { ...collected, unloaded: loaded.unloaded };
 }
 
 /** Every need of a root's requests, in file order. */

@@ -249,7 +249,7 @@ function command(
  * ```ts
  * import { evaluatorCommands } from "./dataset_commands.ts";
  * const found = evaluatorCommands([
- *   { type: "contains", name: "c", weight: 1, value: "x" },
+ *   { type: "is_json", name: "json", weight: 1 },
  *   { type: "code_judge", name: "j", weight: 1, script: "id" },
  * ], { evalDir: "/repo/evals", os: "linux" });
  * found.map((c) => c.path); // [[1, "script"]]
