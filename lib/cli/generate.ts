@@ -232,7 +232,8 @@ export const generateCommand: Command = {
     },
     "allow-run": {
       type: "boolean",
-      description: "Let a cli judge target from the dataset's targets file run this once",
+      description:
+        "Let a judge target from the dataset's targets file run or send env values this once",
     },
     root: { type: "string", valueName: "DIR", description: "Dataset root (default: discovered)" },
     timeout: {
