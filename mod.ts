@@ -98,7 +98,16 @@ export type {
   CommandFile,
   DatasetCommand,
   DatasetCommandKind,
+  NeedIdentity,
+  SourceHash,
 } from "./lib/loader/dataset_commands.ts";
+export {
+  CommandPermit,
+  ConsentGrant,
+  ConsentNotGivenError,
+  type GrantedNeed,
+} from "./lib/targets/consent.ts";
+export type { TargetNeed } from "./lib/targets/target_needs.ts";
 export type {
   CodeJudgeFunction,
   CodeJudgePayload,
@@ -183,6 +192,8 @@ export { createTarget, type CreateTargetOptions } from "./lib/targets/registry.t
 export {
   type LoadedTargetsFile,
   loadTargetsFile,
+  type SourcePosition,
+  type TargetsDefinitionsFacts,
   type TargetsFileReadOptions,
   type TargetsValidation,
   validateTargetsFile,

@@ -65,7 +65,7 @@ export const COMMANDS: readonly LazyCommand[] = [
   },
   {
     name: "trust",
-    summary: "Allow the commands a dataset defines (code judge scripts, cli targets) to run",
+    summary: "Allow what a dataset asks for: its commands, and env values sent to its hosts",
     ...lazy("./trust.ts", (m: typeof import("./trust.ts")) => m.trustCommand),
   },
   {

@@ -14,7 +14,12 @@ import { findDatasetRoot } from "../loader/resolve.ts";
 import { readYaml } from "../source/yaml_edit.ts";
 import { loadDotEnv, mergeEnv } from "../targets/env.ts";
 import { formatDiagnostic, TargetConfigError, TargetsFileError } from "../targets/errors.ts";
-import { checkRunPermission, UntrustedDatasetError } from "../runner/run_permission.ts";
+import {
+  checkRunPermission,
+  NeedCollector,
+  UntrustedDatasetError,
+} from "../runner/run_permission.ts";
+import { ConsentGrant } from "../targets/consent.ts";
 import { resolveTarget } from "../targets/registry.ts";
 import { discoverTargetsFile, loadTargetsFile } from "../targets/targets_file.ts";
 import { reportUntrusted, trustStorePermission } from "./trust.ts";
@@ -123,14 +128,29 @@ async function run(args: ParsedArgs, io: CommandIO): Promise<number> {
       },
     ) ?? targetName;
     const env = mergeEnv(await loadDotEnv(dirname(file), root), io.envAll());
-    const judgeTarget = resolveTarget(targets, judgeName, { env });
-    if (judgeTarget.provider === "cli") {
-      // A `cli` judge from a targets file inside the root is a dataset command: trust gate.
+    // The judge starts and sends only what the trust gate allows (as in `run`).
+    const consent = ConsentGrant.none();
+    const judgeTarget = resolveTarget(targets, judgeName, { env, consent });
+    if ((judgeTarget.needs?.length ?? 0) > 0) {
+      // A judge from a targets file inside the root that runs a command or sends environment
+      // values to a host other than its provider's default: trust gate.
+      const collector = new NeedCollector();
+      collector.addTarget({
+        name: judgeName,
+        root,
+        targetsFile: targetsPath,
+        ...(targets.sha256 !== undefined ? { sha256: targets.sha256 } : {}),
+        ...(targets.locateTarget
+          ? { locate: (path) => targets.locateTarget!(judgeName, path) }
+          : {}),
+        needs: judgeTarget.needs ?? [],
+        evalDirs: [dirname(file)],
+      });
       const allowRun = v["allow-run"] === true || await trustStorePermission(io);
       try {
-        await checkRunPermission([{ root, targetsFile: targetsPath }], allowRun);
+        consent.allow(await checkRunPermission(await collector.collect(), allowRun));
       } catch (error) {
-        if (error instanceof UntrustedDatasetError) return reportUntrusted(error, io);
+        if (error instanceof UntrustedDatasetError) return await reportUntrusted(error, io);
         throw error;
       }
     }
@@ -212,7 +232,8 @@ export const generateCommand: Command = {
     },
     "allow-run": {
       type: "boolean",
-      description: "Let a cli judge target from the dataset's targets file run this once",
+      description:
+        "Let a judge target from the dataset's targets file run or send env values this once",
     },
     root: { type: "string", valueName: "DIR", description: "Dataset root (default: discovered)" },
     timeout: {

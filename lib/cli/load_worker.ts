@@ -38,14 +38,19 @@ async function handle(request: WorkerRequest): Promise<unknown> {
   }
   // The target check's modules load while the file is validated.
   const checker = request.check ? targetChecker(request.check) : undefined;
-  const { targets, ...report } = await validateEvalFile(path, { root, verbose });
+  let needs: Pick<FileReport, "commands" | "sources"> = {};
+  const { targets, ...report } = await validateEvalFile(path, {
+    root,
+    verbose,
+    onNeeds: (found) => needs = found,
+  });
   if (checker && targets.length > 0) {
     // Every case's target must exist in the targets file that applies, as `run` requires.
     const diagnostics = await checker({ file: path, root, targets });
     report.diagnostics.push(...diagnostics);
     if (diagnostics.length > 0) report.valid = false;
   }
-  return { ...report, kind: "eval" } satisfies FileReport;
+  return { ...report, ...needs, kind: "eval" } satisfies FileReport;
 }
 
 const checkers = new Map<string, CaseTargetChecker>();

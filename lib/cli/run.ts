@@ -254,7 +254,7 @@ export const runCommand: Command = {
     "allow-run": {
       type: "boolean",
       description:
-        "Run the commands the dataset defines (script code judges, cli targets) this once",
+        "Allow what the dataset asks for this once: its commands, and env values sent to its hosts",
     },
     "keep-workspaces": {
       type: "boolean",

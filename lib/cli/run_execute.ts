@@ -30,7 +30,7 @@ import {
   runInputs,
 } from "./run_inputs.ts";
 import { wantsRunReports } from "./report_specs.ts";
-import { trustHint, trustStorePermission } from "./trust.ts";
+import { reportUntrusted, trustStorePermission } from "./trust.ts";
 import { readPriorRun } from "../runner/resume.ts";
 import { priorRunNote } from "./run_prior.ts";
 import { emptyShard, emptyShardMessage } from "./shard_arg.ts";
@@ -107,11 +107,7 @@ function reportConfigError(
   } else if (diagnostics.length === 0) {
     io.stderr(`${paint.red(paint.bold("error"))}: ${error.message}\n`);
   }
-  const hint = error instanceof UntrustedDatasetError
-    ? trustHint(error, io)
-    : error instanceof TargetsFileError
-    ? undefined
-    : error.hint;
+  const hint = error instanceof TargetsFileError ? undefined : error.hint;
   if (hint) io.stderr(`${paint.dim("hint")}: ${hint}\n`);
   return 2;
 }
@@ -255,6 +251,8 @@ export async function executeRun(
       error instanceof TargetsFileError
     ) {
       if (io.signal.aborted) return 130;
+      // What a dataset asks consent for, why the trust store does not cover it, both fixes.
+      if (error instanceof UntrustedDatasetError) return await reportUntrusted(error, io);
       return reportConfigError(error, io);
     }
     throw error;

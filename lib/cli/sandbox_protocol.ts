@@ -6,6 +6,7 @@
  */
 import type { CaseTargetUse } from "../loader/validate_eval_file.ts";
 import type { Diagnostic } from "../schema/eval_case.ts";
+import type { DatasetCommand, SourceHash } from "../loader/dataset_commands.ts";
 
 /** What a file is: an eval dataset, a `.agentv/targets.*` file or a `.agentv/config.yaml`. */
 export type FileKind = "eval" | "targets" | "config";
@@ -27,6 +28,10 @@ export interface FileReport {
   diagnostics: Diagnostic[];
   /** Eval files: each valid case's target and where the case names it. */
   targets?: CaseTargetUse[];
+  /** Eval files: the processes the valid cases' evaluators start, each where it is written. */
+  commands?: DatasetCommand[];
+  /** Eval files: the files parsed (the eval file, its sidecar) with the SHA-256 of their text. */
+  sources?: SourceHash[];
 }
 
 /**

@@ -308,6 +308,11 @@ async function run(args: ParsedArgs, io: CommandIO): Promise<number> {
   const targetsFile = typeof args.values.targets === "string"
     ? await (await import("./validate_targets.ts")).explicitTargetsFile(args.values.targets, io.cwd)
     : undefined;
+  // The consent listing's modules, and the YAML parser for the targets files it reads on this
+  // thread, load while the sandbox workers validate the files.
+  const consentModule = import("./validate_consent.ts");
+  consentModule.catch(() => {});
+  import("../source/yaml_source.ts").then((m) => m.loadYamlParser()).catch(() => {});
   let result: ValidateResult;
   try {
     result = await validatePaths(args.positionals, {
@@ -335,10 +340,24 @@ async function run(args: ParsedArgs, io: CommandIO): Promise<number> {
       "eval files end in .yaml, .yml or .jsonl",
     );
   }
+  // What the roots ask consent for: the same listing as `agentv trust --list`.
+  const { formatValidateConsent, jsonValidateConsent, validateConsent } = await consentModule;
+  const consent = await validateConsent(result.files, {
+    env: io.envAll(),
+    ...(root !== undefined ? { root } : {}),
+    ...(targetsFile !== undefined ? { targetsFile } : {}),
+  });
   if (args.values.json === true) {
-    io.stdout(JSON.stringify(relativeResult(result, io.cwd), null, 2) + "\n");
+    const json = {
+      ...relativeResult(result, io.cwd),
+      consent: await jsonValidateConsent(consent, io),
+    };
+    io.stdout(JSON.stringify(json, null, 2) + "\n");
   } else if (result.files.length > 0) {
-    io.stdout(formatValidateResult(result, { cwd: io.cwd, color: io.color }));
+    io.stdout(
+      formatValidateResult(result, { cwd: io.cwd, color: io.color }) +
+        await formatValidateConsent(consent, io),
+    );
   }
   if (result.problems.length > 0) return 2;
   return result.summary.invalid > 0 ? 1 : 0;

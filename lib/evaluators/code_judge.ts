@@ -16,6 +16,8 @@ import { judgeModulePath, resolveJudgeModule, runModuleJudge } from "./module_ju
 import { runScript, type ScriptRun, tail } from "./script_process.ts";
 import { stripAnsi } from "../text/strip_ansi.ts";
 import { JudgeHostPool } from "./judge_host_pool.ts";
+import { evaluatorCommand } from "../loader/dataset_commands.ts";
+import { ConsentGrant, ConsentNotGivenError } from "../targets/consent.ts";
 import { startTargetProxy, type TargetProxy } from "./target_proxy.ts";
 import type { EvaluationContext, EvaluatorOutcome } from "./types.ts";
 
@@ -262,6 +264,22 @@ async function evaluateModuleJudge(
 }
 
 /**
+ * The permit to start a code judge's or aggregator's need, or the error that refused it (the
+ * run's consent does not hold it). Without a consent in the context everything is allowed.
+ */
+export function permitFor(
+  need: Parameters<ConsentGrant["permit"]>[0],
+  context: Pick<EvaluationContext, "consent">,
+): ReturnType<ConsentGrant["permit"]> | ConsentNotGivenError {
+  try {
+    return (context.consent ?? ConsentGrant.everything()).permit(need);
+  } catch (error) {
+    if (error instanceof ConsentNotGivenError) return error;
+    throw error;
+  }
+}
+
+/**
  * Runs a code judge. A `module` (or a `script` that is one `.ts`/`.js`/`.mjs` path) is imported
  * in a worker that may only read the dataset root, and its default export is called with the
  * payload. Otherwise `script` runs as a subprocess: as an array it is argv (no shell); as a
@@ -286,12 +304,14 @@ export async function evaluateCodeJudge(
 ): Promise<EvaluatorOutcome> {
   const modulePath = judgeModulePath(config);
   if (modulePath !== undefined) return await evaluateModuleJudge(config, modulePath, context);
-  if (config.script === undefined) {
+  const found = evaluatorCommand(config, { evalDir: context.evalDir });
+  if (found === undefined) {
     return errorOutcome(config.name, "code_judge needs `module` or `script`");
   }
-  const argv = typeof config.script === "string"
-    ? Deno.build.os === "windows" ? ["cmd", "/c", config.script] : ["sh", "-c", config.script]
-    : [...config.script];
+  // What runs is the argv of the need the run's consent holds, nothing else.
+  const permitted = permitFor(found.need, context);
+  if (permitted instanceof Error) return errorOutcome(config.name, permitted.message);
+  const argv = permitted.argv;
   const request: Record<string, unknown> = { script: argv };
   let cwd: string;
   try {
@@ -325,7 +345,7 @@ export async function evaluateCodeJudge(
   if (context.workspacePath !== undefined) own.AGENTV_WORKSPACE_PATH = context.workspacePath;
   let run: ScriptRun;
   try {
-    run = await runScript(argv, {
+    run = await runScript(permitted, {
       cwd,
       stdin: payload,
       timeoutMs,

@@ -8,7 +8,8 @@ import { isAbsolute, relative, resolve } from "node:path";
 import type { CompositeConfig } from "../schema/evaluator.ts";
 import { AggregatorOutputSchema, validateReply } from "../schema/judge_reply.ts";
 import type { EvaluatorResult } from "../schema/result.ts";
-import { lastJsonObject } from "./code_judge.ts";
+import { lastJsonObject, permitFor } from "./code_judge.ts";
+import { evaluatorCommand } from "../loader/dataset_commands.ts";
 import { DEFAULT_AGGREGATOR_TEMPLATE, templateValues } from "./judge_prompt.ts";
 import { judgeError } from "./judge_reply.ts";
 import { gradeFreeform } from "./llm_judge.ts";
@@ -60,7 +61,7 @@ export async function evaluateComposite(
       outcome = weightedAverage(ran, aggregator);
       break;
     case "code_judge":
-      outcome = await codeAggregate(members, aggregator, context);
+      outcome = await codeAggregate(members, { ...config, aggregator }, context);
       break;
     case "llm_judge":
       outcome = await llmAggregate(members, aggregator, context);
@@ -149,16 +150,18 @@ function resultsByName(
 
 async function codeAggregate(
   members: readonly EvaluatorResult[],
-  aggregator: Extract<Aggregator, { type: "code_judge" }>,
+  composite: CompositeConfig & { aggregator: Extract<Aggregator, { type: "code_judge" }> },
   context: EvaluationContext,
 ): Promise<EvaluatorOutcome> {
-  const script = aggregator.script ?? aggregator.path;
-  if (script === undefined) {
+  const aggregator = composite.aggregator;
+  const found = evaluatorCommand(composite, { evalDir: context.evalDir });
+  if (found === undefined) {
     return judgeError("code_judge aggregator needs `path` or `script` (the command to run)");
   }
-  const argv = typeof script === "string"
-    ? Deno.build.os === "windows" ? ["cmd", "/c", script] : ["sh", "-c", script]
-    : [...script];
+  // What runs is the argv of the need the run's consent holds, nothing else.
+  const permitted = permitFor(found.need, context);
+  if (permitted instanceof Error) return judgeError(permitted.message);
+  const argv = permitted.argv;
   const request: Record<string, unknown> = { aggregator: "code_judge", script: argv };
   const fail = (message: string) => ({
     ...judgeError(message),
@@ -168,7 +171,7 @@ async function codeAggregate(
   if ("error" in cwd) return fail(cwd.error);
   request.cwd = cwd.path;
   const payload = JSON.stringify({ results: resultsByName(members, true) }, null, 2);
-  const run = await runScript(argv, {
+  const run = await runScript(permitted, {
     cwd: cwd.path,
     stdin: payload,
     timeoutMs: context.timeoutMs,

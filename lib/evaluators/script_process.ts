@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { CommandPermit } from "../targets/consent.ts";
 
 /** How a script run ended. */
 export interface ScriptRun {
@@ -67,21 +68,23 @@ async function collect(stream: ReadableStream<Uint8Array>, cap: number): Promise
 }
 
 /**
- * Runs `argv` (no shell) with `stdin`, returning its exit status and output. Never throws: a
- * spawn failure is reported in `spawnError`. On POSIX the script gets its own process group,
+ * Runs the argv of `permit` (no shell; see `targets/consent.ts`: only the run's consent makes a
+ * permit, for a need its gate listed) with `stdin`, returning its exit status and output. Never
+ * throws: a spawn failure is reported in `spawnError`. On POSIX the script gets its own process group,
  * which is killed on timeout/abort and after the script exits (so stray children cannot keep
  * the pipes open).
  *
  * @example
  * ```ts ignore
- * const run = await runScript(["sh", "-c", "cat"], { cwd: ".", stdin: "hi", timeoutMs: 5000 });
+ * const run = await runScript(consent.permit(need), { cwd: ".", stdin: "hi", timeoutMs: 5000 });
  * run.stdout; // "hi"
  * ```
  */
 export async function runScript(
-  argv: readonly string[],
+  permit: CommandPermit,
   options: RunScriptOptions,
 ): Promise<ScriptRun> {
+  const argv = permit.argv;
   const posix = Deno.build.os !== "windows";
   let child: Deno.ChildProcess;
   try {

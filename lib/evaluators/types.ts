@@ -7,6 +7,7 @@ import type { EvalCase } from "../schema/eval_case.ts";
 import type { EvaluatorConfig } from "../schema/evaluator.ts";
 import type { EvaluatorResult, OutputMessage, TokenUsage, TraceSummary } from "../schema/result.ts";
 import type { WorkspaceChanges } from "../schema/workspace.ts";
+import type { ConsentGrant } from "../targets/consent.ts";
 
 /** A request to a judge model. */
 export interface JudgeRequest {
@@ -98,6 +99,12 @@ export interface EvaluationContext {
   judgeHosts?: JudgeHosts;
   /** A dry run: code judges are reported as skipped instead of running (default false). */
   dryRun?: boolean;
+  /**
+   * What the run's trust gate allowed to start (see `targets/consent.ts`): a script code judge
+   * or code aggregator starts only the argv of a need it holds. `runEval` always passes it;
+   * absent (an evaluator a library caller runs itself), everything is allowed.
+   */
+  consent?: ConsentGrant;
   /** Runs another evaluator (composite members); provided by the evaluator registry. */
   runEvaluator: (config: EvaluatorConfig, context: EvaluationContext) => Promise<EvaluatorResult>;
 }

@@ -14,6 +14,7 @@ import { formatPath } from "./errors.ts";
 import { type Finding, reportIssues, type SchemaIssue, stripKeys } from "./issues.ts";
 import { checkJudgeDirs } from "./check_judge_dirs.ts";
 import { type CaseContext, type FileDefaults, normalizeCase } from "./normalize_case.ts";
+import { type FileNeeds, recordEvaluatorCommands } from "./dataset_commands.ts";
 
 /** How to place a case's findings in its file. */
 export interface CaseLocation {
@@ -65,6 +66,8 @@ export function processCase(
     location: CaseLocation;
     /** Record where the case names its target (default false; see `LoadOptions.sites`). */
     sites?: boolean;
+    /** Record the processes the case's own evaluators start, placed in `file` (absolute). */
+    needs?: { table: FileNeeds; file: string };
   },
 ): CaseOutcome | Promise<CaseOutcome> {
   const { defaults, ctx, location } = options;
@@ -119,7 +122,18 @@ export function processCase(
     },
     findings,
   });
-  const finish = (evalCase: EvalCase | undefined): CaseOutcome => ({
+  const finish = (evalCase: EvalCase | undefined): CaseOutcome => {
+    if (evalCase && ownEvaluators && options.needs) {
+      const at = ownEvaluators.path;
+      recordEvaluatorCommands(options.needs.table, ownEvaluators.list, {
+        file: options.needs.file,
+        evalDir: ctx.evalDir,
+        locate: (path) => location.locate([...at, ...path], false),
+      });
+    }
+    return outcome(evalCase);
+  };
+  const outcome = (evalCase: EvalCase | undefined): CaseOutcome => ({
     evalCase,
     ...(evalCase && options.sites === true ? { site: caseSite(record, location) } : {}),
     diagnostics: findings.length === 0

@@ -8,6 +8,7 @@ import { basename, dirname, extname, resolve } from "node:path";
 import type { RunConfigSettings } from "../schema/config.ts";
 import type { Diagnostic, EvalCase } from "../schema/eval_case.ts";
 import type { CaseSite } from "./case_pipeline.ts";
+import type { FileNeeds } from "./dataset_commands.ts";
 import { useCompiledCaseParser } from "../schema/eval_file.ts";
 import { decodeText } from "../source/decode.ts";
 import { linearRegexLoaded, loadLinearRegex } from "../text/linear_regex.ts";
@@ -67,6 +68,8 @@ export interface LoadSetup {
   sites: boolean;
   /** Where valid cases go instead of the returned list (see {@link LoadOptions.onCase}). */
   onCase?: (evalCase: EvalCase, site: CaseSite | undefined) => void;
+  /** The processes the file's evaluators start and the hashes of the text parsed. */
+  needs: FileNeeds;
 }
 
 /**
@@ -115,6 +118,7 @@ export async function prepareLoad(path: string, options: LoadOptions = {}): Prom
     ...(config.run !== undefined ? { runConfig: config.run } : {}),
     sites: options.sites ?? false,
     ...(options.onCase ? { onCase: options.onCase } : {}),
+    needs: { sources: [], commands: new Map() },
   };
 }
 

@@ -1,57 +1,116 @@
 /**
- * The commands a dataset defines, with their source positions, and a hash of each file that
- * defines them. A command is anything agentv would start as a process: a `code_judge` (or
- * `code_judge` aggregator) `script` that is not a module, a `cli` target's `command_template`,
- * an agent target's (`claude-code`, `codex`) executable with its `args`, and a command healthcheck. The trust gate (`runner/run_permission.ts`) lists these and
- * `agentv trust` records the hashes.
+ * What a dataset asks consent for, and the one definition of which evaluators start a process.
+ *
+ * A _need_ ({@link DatasetCommand}) is something a run does only with the user's consent: a
+ * process it starts from the dataset (a script code judge, a code aggregator of a `composite`, a
+ * `cli` target's `command_template`, an agent target's executable, a command healthcheck), or an
+ * environment value it sends to a host nobody approved (`env_host`, see
+ * `targets/target_needs.ts`). Every need has a {@link DatasetCommand.key}: the runner's consent
+ * grant (`targets/consent.ts`) starts only what the gate listed, by key, and `agentv trust`
+ * stores the keys.
+ *
+ * Evaluator needs are computed from the loaded, normalised configs by
+ * {@link evaluatorCommands}: the loader records where each one is written, the gate lists them
+ * for the selected cases, and the code judge and aggregator run exactly the argv of their need.
  *
  * @module
  */
-import { basename, dirname, extname, join } from "node:path";
-import type { Position } from "../source/decode.ts";
-import { parseJsoncOrYamlSource } from "../source/jsonc_document.ts";
-import { locateInJsonLine, parseJsonLine, splitJsonlLines } from "../source/jsonl_source.ts";
-import { parseYamlSource, type PathKey } from "../source/yaml_source.ts";
-import { readConfinedText } from "./read_confined.ts";
+import { extname, resolve } from "node:path";
+import type { EvaluatorConfig } from "../schema/evaluator.ts";
+import type { PathKey } from "../source/yaml_source.ts";
 
-/** What kind of command a dataset defines. */
-export type DatasetCommandKind = "code_judge" | "cli_target" | "agent_target" | "healthcheck";
+/** What kind of consent a dataset needs. */
+export type DatasetCommandKind =
+  | "code_judge"
+  | "aggregator"
+  | "cli_target"
+  | "agent_target"
+  | "healthcheck"
+  | "env_host";
 
-/** Agent CLI providers (names as written, lower-cased) and the executable they run by default. */
-const AGENT_EXECUTABLES: Readonly<Record<string, string>> = {
-  "claude-code": "claude",
-  codex: "codex",
-  "codex-cli": "codex",
-};
-
-/** One command a dataset defines. */
+/** One thing a dataset does only with consent: a command it starts, or values it sends. */
 export interface DatasetCommand {
   /** The file that defines it (absolute). */
   file: string;
-  /** 1-based line of the command, when known. */
+  /** 1-based line, when known. */
   line?: number;
-  /** 1-based column of the command, when known. */
+  /** 1-based column, when known. */
   column?: number;
-  /** What runs it. */
+  /** What it is. */
   kind: DatasetCommandKind;
   /** The evaluator's or target's name. */
   name: string;
-  /** The command as written (argv joined by spaces). */
+  /** The command as written (argv joined by spaces); for `env_host`, the origin values go to. */
   command: string;
+  /** The command as written, word by word (`${{ VAR }}` references unresolved). */
+  written?: string[];
+  /**
+   * What starts, exactly: the argv of a code judge, aggregator or agent (`sh -c TEXT` for a
+   * command string); the command template of a `cli` target or healthcheck (run by the shell).
+   * It may hold environment values: it is never shown, stored or part of the key.
+   */
+  argv?: string[];
+  /** The working folder, when it is fixed by the definition (code judges; absolute). */
+  cwd?: string;
+  /** Names of the environment variables whose values it gets or sends (sorted). */
+  reads: string[];
+  /** `env_host`: the origin (`scheme://host[:port]`) the values are sent to. */
+  host?: string;
+  /**
+   * Files the command names that exist inside the dataset root (absolute): argv paths, the
+   * script of a template, an executable. Filled in by the gate, which hashes them.
+   */
+  names?: string[];
+  /** Identity of the need: equal keys start or send the same thing (see {@link needKey}). */
+  key: string;
 }
 
-/** A file that defines commands, with the SHA-256 of its text. */
+/** A file that consent covers, with the SHA-256 of its content, and the needs it defines. */
 export interface CommandFile {
   /** Absolute path. */
   file: string;
-  /** Hex SHA-256 of the file's text. */
+  /** Hex SHA-256 of the text the loader parsed (or of the bytes of a named file). */
   sha256: string;
-  /** The commands it defines. */
+  /** The needs it defines (none for a file a command only names). */
   commands: DatasetCommand[];
 }
 
-/** Largest eval file scanned for commands (the loader's own limits apply first). */
-const MAX_SCAN_BYTES = 512 * 1024 * 1024;
+/** A file the loader parsed, with the hex SHA-256 of the text it parsed. */
+export interface SourceHash {
+  /** Absolute path. */
+  file: string;
+  /** Hex SHA-256 of the UTF-8 text parsed. */
+  sha256: string;
+}
+
+/** The identity fields of a need (what {@link needKey} hashes together). */
+export type NeedIdentity = Pick<
+  DatasetCommand,
+  "kind" | "name" | "command" | "written" | "cwd" | "reads" | "host"
+>;
+
+/**
+ * The key of a need: its kind, name, command as written, working folder, the variables it reads
+ * and the host it sends to. Neither where it is written nor the values of the variables are
+ * part of it.
+ *
+ * @example
+ * ```ts
+ * import { needKey } from "./dataset_commands.ts";
+ * needKey({ kind: "env_host", name: "t", command: "http://127.0.0.1:8080", reads: ["KEY"] });
+ * ```
+ */
+export function needKey(need: NeedIdentity): string {
+  return JSON.stringify([
+    need.kind,
+    need.name,
+    need.command,
+    need.written ?? null,
+    need.cwd ?? null,
+    [...need.reads].sort(),
+    need.host ?? null,
+  ]);
+}
 
 const MODULE_EXTENSIONS = [".ts", ".mts", ".js", ".mjs"];
 
@@ -65,179 +124,184 @@ export function isModuleScript(script: unknown): boolean {
   return single !== undefined && MODULE_EXTENSIONS.includes(extname(single).toLowerCase());
 }
 
+/**
+ * The argv a script runs as: an array as is (no shell); a string through the platform shell
+ * (`sh -c`, `cmd /c` on Windows).
+ *
+ * @example
+ * ```ts
+ * import { scriptArgv } from "./dataset_commands.ts";
+ * scriptArgv("python3 j.py", "linux"); // ["sh", "-c", "python3 j.py"]
+ * scriptArgv(["python3", "j.py"], "linux"); // ["python3", "j.py"]
+ * ```
+ */
+export function scriptArgv(
+  script: string | readonly string[],
+  os: typeof Deno.build.os = Deno.build.os,
+): string[] {
+  if (typeof script !== "string") return [...script];
+  return os === "windows" ? ["cmd", "/c", script] : ["sh", "-c", script];
+}
+
 /** Hex SHA-256 of `text` (UTF-8). */
-export async function sha256Hex(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+export async function sha256Hex(text: string | Uint8Array): Promise<string> {
+  const bytes = typeof text === "string" ? new TextEncoder().encode(text) : text;
+  const digest = await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>);
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-function commandText(value: unknown): string {
-  return Array.isArray(value) ? value.map(String).join(" ") : String(value);
+/** An evaluator need before it is placed in a file, with its path inside the evaluator list. */
+export interface EvaluatorCommand {
+  /** The need, without its file and position. */
+  need: Omit<DatasetCommand, "file" | "line" | "column">;
+  /** Where it is written, relative to the list: `[2, "script"]`, `[0, "aggregator", "path"]`. */
+  path: PathKey[];
+}
+
+/** Options of {@link evaluatorCommands} and {@link evaluatorCommand}. */
+export interface EvaluatorCommandOptions {
+  /** The eval file's folder: base of a relative `cwd` (absolute). */
+  evalDir: string;
+  /** Platform (default `Deno.build.os`): how a command string is run. */
+  os?: typeof Deno.build.os;
 }
 
 /**
- * Code judge scripts (not modules) anywhere in a parsed document: every mapping with
- * `type: code_judge` and a `script` (or an aggregator's `path`).
- */
-export function findScriptCommands(
-  value: unknown,
-  options: { file: string; locate: (path: readonly PathKey[]) => Position | undefined },
-): DatasetCommand[] {
-  const out: DatasetCommand[] = [];
-  const walk = (node: unknown, path: PathKey[], depth: number) => {
-    if (depth > 64 || node === null || typeof node !== "object") return;
-    if (Array.isArray(node)) {
-      node.forEach((item, i) => walk(item, [...path, i], depth + 1));
-      return;
-    }
-    const record = node as Record<string, unknown>;
-    if (record.type === "code_judge" && record.module === undefined) {
-      const key = record.script !== undefined ? "script" : record.path !== undefined ? "path" : "";
-      if (key !== "" && !isModuleScript(record[key])) {
-        const position = options.locate([...path, key]);
-        out.push({
-          file: options.file,
-          ...position,
-          kind: "code_judge",
-          name: typeof record.name === "string" ? record.name : "code_judge",
-          command: commandText(record[key]),
-        });
-      }
-    }
-    for (const [k, v] of Object.entries(record)) walk(v, [...path, k], depth + 1);
-  };
-  walk(value, [], 0);
-  return out;
-}
-
-async function scanYaml(file: string, text: string): Promise<DatasetCommand[]> {
-  if (!text.includes("code_judge")) return [];
-  const parsed = await parseYamlSource(text);
-  if (!parsed.ok) return [];
-  const { source } = parsed;
-  return findScriptCommands(source.value, { file, locate: (p) => source.locate(p) });
-}
-
-function scanJsonl(file: string, text: string): DatasetCommand[] {
-  if (!text.includes("code_judge")) return [];
-  const out: DatasetCommand[] = [];
-  for (const { line, text: lineText } of splitJsonlLines(text)) {
-    if (!lineText.includes("code_judge")) continue;
-    const parsed = parseJsonLine(lineText);
-    if (!parsed.ok) continue;
-    out.push(...findScriptCommands(parsed.value, {
-      file,
-      locate: (p) => ({ line, column: locateInJsonLine(lineText, p) ?? 1 }),
-    }));
-  }
-  return out;
-}
-
-async function readText(file: string, root: string | undefined): Promise<string | undefined> {
-  const read = await readConfinedText(file, {
-    label: "eval file",
-    ...(root !== undefined ? { root } : {}),
-    maxBytes: MAX_SCAN_BYTES,
-  });
-  return read.ok ? read.text : undefined;
-}
-
-/**
- * The commands an eval file defines: its own and (for JSONL) its sidecar's. Files that define
- * none are left out; files that cannot be read are left out too (the loader reports them).
+ * The process one evaluator config starts itself (not its members): a code judge's `script`
+ * when it is not a module, or a composite's `code_judge` aggregator. `undefined` when it starts
+ * none. The code judge and the aggregator run the `argv` of this need, nothing else.
  *
  * @example
- * ```ts ignore
- * const files = await scanEvalFileCommands("/repo/evals/dataset.yaml", { root: "/repo" });
- * files.flatMap((f) => f.commands).map((c) => `${c.file}:${c.line}: ${c.command}`);
+ * ```ts
+ * import { evaluatorCommand } from "./dataset_commands.ts";
+ * const found = evaluatorCommand(
+ *   { type: "code_judge", name: "j", weight: 1, script: ["python3", "j.py"] },
+ *   { evalDir: "/repo/evals", os: "linux" },
+ * );
+ * found?.need.argv; // ["python3", "j.py"]
  * ```
  */
-export async function scanEvalFileCommands(
-  file: string,
-  options: { root?: string } = {},
-): Promise<CommandFile[]> {
-  const out: CommandFile[] = [];
-  const add = async (
-    path: string,
-    scan: (text: string) => DatasetCommand[] | Promise<DatasetCommand[]>,
-  ) => {
-    const text = await readText(path, options.root);
-    if (text === undefined) return;
-    const commands = await scan(text);
-    if (commands.length > 0) out.push({ file: path, sha256: await sha256Hex(text), commands });
-  };
-  if (extname(file).toLowerCase() === ".jsonl") {
-    await add(file, (text) => scanJsonl(file, text));
-    const sidecar = join(dirname(file), `${basename(file, extname(file))}.yaml`);
-    await add(sidecar, (text) => scanYaml(sidecar, text));
-  } else {
-    await add(file, (text) => scanYaml(file, text));
+export function evaluatorCommand(
+  config: EvaluatorConfig,
+  options: EvaluatorCommandOptions,
+): EvaluatorCommand | undefined {
+  const os = options.os ?? Deno.build.os;
+  if (config.type === "code_judge") {
+    if (config.module !== undefined || config.script === undefined) return undefined;
+    if (isModuleScript(config.script)) return undefined;
+    return command({
+      kind: "code_judge",
+      name: config.name,
+      script: config.script,
+      cwd: resolve(options.evalDir, config.cwd ?? "."),
+      reads: config.env ?? [],
+      os,
+    }, ["script"]);
   }
-  return out;
+  if (config.type === "composite" && config.aggregator.type === "code_judge") {
+    const aggregator = config.aggregator;
+    const key = aggregator.script !== undefined ? "script" : "path";
+    const script = aggregator.script ?? aggregator.path;
+    // Without a command the aggregator is an error row; nothing starts.
+    if (script === undefined) return undefined;
+    return command({
+      kind: "aggregator",
+      name: config.name,
+      script,
+      cwd: resolve(options.evalDir, aggregator.cwd ?? "."),
+      reads: [],
+      os,
+    }, ["aggregator", key]);
+  }
+  return undefined;
+}
+
+function command(
+  spec: {
+    kind: "code_judge" | "aggregator";
+    name: string;
+    script: string | readonly string[];
+    cwd: string;
+    reads: readonly string[];
+    os: typeof Deno.build.os;
+  },
+  path: PathKey[],
+): EvaluatorCommand {
+  const identity: NeedIdentity = {
+    kind: spec.kind,
+    name: spec.name,
+    command: typeof spec.script === "string" ? spec.script : spec.script.join(" "),
+    written: typeof spec.script === "string" ? [spec.script] : [...spec.script],
+    cwd: spec.cwd,
+    reads: [...new Set(spec.reads)].sort(),
+  };
+  const argv = scriptArgv(spec.script, spec.os);
+  return { need: { ...identity, argv, key: needKey(identity) }, path };
 }
 
 /**
- * The commands a targets file defines: `command_template` of `cli` targets and of command
- * healthchecks. Resolves to `undefined` when the file defines none or cannot be read.
+ * Every process a list of evaluator configs starts, members of composites (at any depth)
+ * included, each with its path inside the list. The one definition used by the loader (where
+ * they are written), the trust gate and `agentv trust` (what is listed), and the code judges
+ * (what runs).
+ *
+ * @example
+ * ```ts
+ * import { evaluatorCommands } from "./dataset_commands.ts";
+ * const found = evaluatorCommands([
+ *   { type: "is_json", name: "json", weight: 1 },
+ *   { type: "code_judge", name: "j", weight: 1, script: "id" },
+ * ], { evalDir: "/repo/evals", os: "linux" });
+ * found.map((c) => c.path); // [[1, "script"]]
+ * ```
  */
-export async function scanTargetsFileCommands(
-  file: string,
-  options: { root?: string } = {},
-): Promise<CommandFile | undefined> {
-  const read = await readConfinedText(file, {
-    label: "targets file",
-    ...(options.root !== undefined ? { root: options.root } : {}),
-  });
-  if (!read.ok) return undefined;
-  const parsed = await parseJsoncOrYamlSource(file, read.text);
-  if (!parsed.ok) return undefined;
-  const { value, locate } = parsed.source;
-  const targets = (value as { targets?: unknown } | null)?.targets;
-  if (!Array.isArray(targets)) return undefined;
-  const commands: DatasetCommand[] = [];
-  targets.forEach((t, i) => {
-    if (t === null || typeof t !== "object") return;
-    const target = t as Record<string, unknown>;
-    const name = typeof target.name === "string" ? target.name : `targets[${i}]`;
-    if (target.provider === "cli" && typeof target.command_template === "string") {
-      commands.push({
-        file,
-        ...locate(["targets", i, "command_template"]),
-        kind: "cli_target",
-        name,
-        command: target.command_template,
-      });
-    }
-    const agent = typeof target.provider === "string"
-      ? AGENT_EXECUTABLES[target.provider.trim().toLowerCase()]
-      : undefined;
-    if (agent !== undefined) {
-      // The agent runs its executable; its tools run whatever the model asks for.
-      const executable = typeof target.executable === "string" ? target.executable : agent;
-      const args = Array.isArray(target.args) ? target.args.map(String) : [];
-      commands.push({
-        file,
-        ...locate([
-          "targets",
-          i,
-          typeof target.executable === "string" ? "executable" : "provider",
-        ]),
-        kind: "agent_target",
-        name,
-        command: [executable, ...args].join(" "),
-      });
-    }
-    const check = target.healthcheck as Record<string, unknown> | undefined;
-    if (check !== null && typeof check === "object" && typeof check.command_template === "string") {
-      commands.push({
-        file,
-        ...locate(["targets", i, "healthcheck", "command_template"]),
-        kind: "healthcheck",
-        name,
-        command: check.command_template,
-      });
-    }
-  });
-  if (commands.length === 0) return undefined;
-  return { file, sha256: await sha256Hex(read.text), commands };
+export function evaluatorCommands(
+  configs: readonly EvaluatorConfig[],
+  options: EvaluatorCommandOptions,
+): EvaluatorCommand[] {
+  const out: EvaluatorCommand[] = [];
+  const walk = (list: readonly EvaluatorConfig[], prefix: PathKey[], depth: number) => {
+    if (depth > 64) return;
+    list.forEach((config, i) => {
+      const own = evaluatorCommand(config, options);
+      if (own) out.push({ need: own.need, path: [...prefix, i, ...own.path] });
+      if (config.type === "composite") {
+        walk(config.evaluators, [...prefix, i, "evaluators"], depth + 1);
+      }
+    });
+  };
+  walk(configs, [], 0);
+  return out;
+}
+
+/** The needs one eval file defines and the hashes of the text the loader parsed. */
+export interface FileNeeds {
+  /** The eval file and its sidecar, as parsed. */
+  sources: SourceHash[];
+  /** Every evaluator need of a valid case or of the file's defaults, by key (first place wins). */
+  commands: Map<string, DatasetCommand>;
+}
+
+/**
+ * Records the processes a list of evaluators starts in `needs`, placed with `locate` (a path
+ * inside the list → its position in `file`). A need already recorded keeps its first place.
+ */
+export function recordEvaluatorCommands(
+  needs: FileNeeds,
+  list: readonly EvaluatorConfig[],
+  options: {
+    file: string;
+    evalDir: string;
+    locate: (path: readonly PathKey[]) => { line: number; column: number } | undefined;
+  },
+): void {
+  for (const { need, path } of evaluatorCommands(list, { evalDir: options.evalDir })) {
+    if (needs.commands.has(need.key)) continue;
+    const position = options.locate(path);
+    needs.commands.set(need.key, {
+      file: options.file,
+      ...(position ? { line: position.line, column: position.column } : {}),
+      ...need,
+    });
+  }
 }

@@ -24,6 +24,7 @@ import { loadPatternEngineFor, type LoadSetup, readSourceText } from "./context.
 import { EvalLoadError } from "./errors.ts";
 import type { FileDefaults } from "./normalize_case.ts";
 import { fileDefaults, type LoadedCases, parseYamlOrThrow } from "./yaml_file.ts";
+import { sha256Hex } from "./dataset_commands.ts";
 
 /** Deepest nesting accepted in one JSONL record (deeper values cannot be passed between workers). */
 export const MAX_JSON_DEPTH = 512;
@@ -55,7 +56,9 @@ export async function sidecarDefaults(
     }
     return { dataset: setup.stem || "eval", execution: {}, evaluator: "llm_judge" };
   }
-  const source = await parseYamlOrThrow(await readSourceText(path, sidecarFile), sidecarFile);
+  const text = await readSourceText(path, sidecarFile);
+  setup.needs.sources.push({ file: path, sha256: await sha256Hex(text) });
+  const source = await parseYamlOrThrow(text, sidecarFile);
   const value = source.value ?? {};
   if (typeof value !== "object" || Array.isArray(value)) {
     throw EvalLoadError.from([{
@@ -70,6 +73,7 @@ export async function sidecarDefaults(
   return await fileDefaults(value, {
     setup,
     sidecar: sidecarFile,
+    source: path,
     locate: (p, atKey) => source.locate(p, { key: atKey }),
     emit: options.emit,
   });
@@ -138,6 +142,7 @@ export function processRecord(
     ctx: setup.ctx,
     location: jsonlLocation(setup, line),
     sites: setup.sites,
+    needs: { table: setup.needs, file: setup.absFile },
   });
 }
 
@@ -174,7 +179,10 @@ export async function loadJsonlCases(
   const ids = new CaseIds();
   const found: Diagnostic[] = [];
   const malformed: Diagnostic[] = [];
-  for await (const lines of readJsonlLines(setup.absFile, setup.file)) {
+  // Consent covers the bytes parsed here, hashed as they are read (never a second read). The
+  // hash is imported here: YAML-only loads never pay for it.
+  const hash = (await import("node:crypto")).createHash("sha256");
+  for await (const lines of readJsonlLines(setup.absFile, setup.file, { hash })) {
     for (const line of lines) {
       const record = parseRecord(line, setup.file);
       const parsed = record instanceof Promise ? await record : record;
@@ -199,6 +207,7 @@ export async function loadJsonlCases(
     }
   }
   if (malformed.length > 0) throw EvalLoadError.from(malformed);
+  setup.needs.sources.push({ file: setup.absFile, sha256: hash.digest("hex") });
   for (const d of found) emit(d);
   return { cases, sites, diagnostics };
 }
@@ -292,7 +301,11 @@ const CHUNK_BYTES = 1 << 20;
 export async function* readJsonlLines(
   absFile: string,
   displayFile: string,
-  options: { chunkBytes?: number } = {},
+  options: {
+    chunkBytes?: number;
+    /** Receives every byte parsed, in order (the consent hash of the file). */
+    hash?: { update(bytes: Uint8Array): unknown };
+  } = {},
 ): AsyncGenerator<JsonlLine[]> {
   // Problems are rare: the whole-file reader is asked for its precise message then.
   const precise = async (): Promise<never> => {
@@ -340,6 +353,7 @@ export async function* readJsonlLines(
       } catch {
         return await precise();
       }
+      options.hash?.update(buffer.subarray(0, cut));
       if (first && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
       first = false;
       await loadPatternEngineFor(text);

@@ -7,6 +7,7 @@
 import type { RunConfigSettings } from "../schema/config.ts";
 import type { Diagnostic, EvalCase } from "../schema/eval_case.ts";
 import type { CaseSite } from "./case_pipeline.ts";
+import type { DatasetCommand, SourceHash } from "./dataset_commands.ts";
 import { type LoadOptions, prepareLoad } from "./context.ts";
 import { loadJsonlCases } from "./jsonl_file.ts";
 import { loadYamlCases } from "./yaml_file.ts";
@@ -30,6 +31,10 @@ export interface LoadedEvalFile {
    * to the file (the nearest one up to the dataset root), when it sets any.
    */
   config?: RunConfigSettings;
+  /** The eval file (and its sidecar) with the SHA-256 of the text parsed: what consent covers. */
+  sources?: SourceHash[];
+  /** The processes the file's evaluators start, each where it is written (see `dataset_commands.ts`). */
+  commands?: DatasetCommand[];
 }
 
 /**
@@ -79,5 +84,7 @@ export async function loadEvalFile(
     sites: loaded.sites,
     diagnostics,
     ...(setup.runConfig !== undefined ? { config: setup.runConfig } : {}),
+    sources: setup.needs.sources,
+    commands: [...setup.needs.commands.values()],
   };
 }

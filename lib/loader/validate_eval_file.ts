@@ -7,6 +7,7 @@ import type { Diagnostic } from "../schema/eval_case.ts";
 import type { CaseSite } from "./case_pipeline.ts";
 import { EvalLoadError } from "./errors.ts";
 import { loadEvalFile } from "./load_eval_file.ts";
+import type { DatasetCommand, SourceHash } from "./dataset_commands.ts";
 
 /** A valid case's target and where the case names it (for checking it against targets files). */
 export type CaseTargetUse = CaseSite & {
@@ -43,14 +44,22 @@ export interface EvalFileReport {
  */
 export async function validateEvalFile(
   path: string,
-  options: { verbose?: boolean; root?: string } = {},
+  options: {
+    verbose?: boolean;
+    root?: string;
+    /**
+     * Receives, once the file is loaded, the processes its valid cases' evaluators start and the
+     * files parsed with their hashes (what `agentv trust` and `validate` list).
+     */
+    onNeeds?: (needs: { commands: DatasetCommand[]; sources: SourceHash[] }) => void;
+  } = {},
 ): Promise<EvalFileReport> {
   const diagnostics: Diagnostic[] = [];
   let cases = 0;
   let targets: CaseTargetUse[] = [];
   try {
     // Cases are counted as they are validated, never kept: only their targets are.
-    await loadEvalFile(path, {
+    const loaded = await loadEvalFile(path, {
       verbose: options.verbose,
       root: options.root,
       onDiagnostic: (d) => diagnostics.push(d),
@@ -66,6 +75,7 @@ export async function validateEvalFile(
         });
       },
     });
+    options.onNeeds?.({ commands: loaded.commands ?? [], sources: loaded.sources ?? [] });
   } catch (e) {
     if (e instanceof EvalLoadError) {
       diagnostics.push(...e.diagnostics);

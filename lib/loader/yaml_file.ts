@@ -13,6 +13,7 @@ import { EvalLoadError, formatPath } from "./errors.ts";
 import { type Finding, reportIssues, type SchemaIssue, stripKeys } from "./issues.ts";
 import { checkJudgeDirs } from "./check_judge_dirs.ts";
 import { checkPrompts, type FileDefaults } from "./normalize_case.ts";
+import { recordEvaluatorCommands, sha256Hex } from "./dataset_commands.ts";
 
 /** Cases and diagnostics of a file. */
 export interface LoadedCases {
@@ -48,7 +49,10 @@ export async function loadYamlCases(
   report: (d: Diagnostic) => void,
 ): Promise<LoadedCases> {
   const { file } = setup;
-  const source = await parseYamlOrThrow(await readSourceText(setup.absFile, file), file);
+  const text = await readSourceText(setup.absFile, file);
+  // Consent covers the text parsed here, never a second read of the file.
+  setup.needs.sources.push({ file: setup.absFile, sha256: await sha256Hex(text) });
+  const source = await parseYamlOrThrow(text, file);
   const diagnostics: Diagnostic[] = [];
   const emit = (d: Diagnostic) => {
     diagnostics.push(d);
@@ -95,6 +99,7 @@ export async function loadYamlCases(
       ctx: setup.ctx,
       location,
       sites: setup.sites,
+      needs: { table: setup.needs, file: setup.absFile },
     });
     const outcome = ids.check(pending instanceof Promise ? await pending : pending, location);
     for (const d of outcome.diagnostics) emit(d);
@@ -117,6 +122,8 @@ export async function fileDefaults(
     locate(path: readonly PathKey[], atKey: boolean): { line: number; column: number } | undefined;
     emit(d: Diagnostic): void;
     sidecar?: string;
+    /** The file the settings are in (absolute): where their evaluators' commands are placed. */
+    source?: string;
   },
 ): Promise<FileDefaults> {
   const { setup, locate, emit } = options;
@@ -171,6 +178,11 @@ export async function fileDefaults(
     const problems = findings.map(toDiagnostic);
     for (const d of problems) if (d.severity === "warning") emit(d);
     if (problems.some((d) => d.severity === "error")) throw EvalLoadError.from(problems);
+    recordEvaluatorCommands(setup.needs, evaluators, {
+      file: options.source ?? setup.absFile,
+      evalDir: setup.evalDir,
+      locate: (path) => locate(["execution", "evaluators", ...path], false),
+    });
   }
   const dataset = data.dataset?.trim();
   return {

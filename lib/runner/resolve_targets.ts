@@ -28,6 +28,8 @@ import { createDryRunJudge, createDryRunTarget } from "./dry_run.ts";
 import { RunConfigError, TargetUnavailableError } from "./errors.ts";
 import type { TargetResolvedEvent } from "../report/events.ts";
 import { caseEvaluators, needsJudge } from "./run_case.ts";
+import type { ConsentGrant } from "../targets/consent.ts";
+import type { TargetNeedSource } from "./run_permission.ts";
 
 /** What a case runs against. */
 export interface CaseBinding {
@@ -76,6 +78,11 @@ export interface TargetResolverOptions {
    * `cachedTarget` (outside the budget, so a hit costs nothing). Absent: no wrapper.
    */
   cache?: CallCache;
+  /**
+   * The run's consent grant (see `targets/consent.ts`): every target and judge is created with
+   * it, so it starts and sends only what the trust gate allowed.
+   */
+  consent: ConsentGrant;
 }
 
 /** The eval-file facts the resolver needs. */
@@ -94,18 +101,12 @@ export interface TargetResolver {
   bind(set: EvalFileRef, evalCase: EvalCase): Promise<CaseBinding>;
   /** Every secret held by a resolved target (to redact from outputs). */
   secrets(): string[];
-  /** Every `cli` target resolved so far (with its targets file and the eval file's root). */
-  commandTargets(): CommandTarget[];
-}
-
-/** A resolved `cli` target: it runs commands from its targets file. */
-export interface CommandTarget {
-  /** Target name. */
-  name: string;
-  /** The targets file that defines it (absolute). */
-  targetsFile: string;
-  /** Dataset root of the eval file that uses it. */
-  root: string;
+  /**
+   * Every target and judge resolved so far that needs consent (commands it starts, environment
+   * values it sends to a host other than its provider's default), with the targets file that
+   * defines it and the root and folders of the eval files that use it.
+   */
+  targetNeeds(): TargetNeedSource[];
 }
 
 /**
@@ -183,7 +184,7 @@ export function createTargetResolver(options: TargetResolverOptions): TargetReso
   const bindings = new Map<string, Promise<Omit<CaseBinding, "judge" | "noJudgeReason">>>();
   const judges = new Map<string, Promise<JudgeClient>>();
   const secrets = new Set<string>();
-  const commandTargets = new Map<string, CommandTarget>();
+  const needSources = new Map<string, TargetNeedSource & { evalDirs: string[] }>();
   const dryJudge = options.dryRun ? createDryRunJudge() : undefined;
 
   const findTargetsPath = (set: EvalFileRef) => {
@@ -241,16 +242,26 @@ export function createTargetResolver(options: TargetResolverOptions): TargetReso
       ...(options.fetch ? { fetch: options.fetch } : {}),
       // A replay calls nothing: a target's unset key variable is no error.
       ...(options.cache?.replay ? { offline: true } : {}),
+      consent: options.consent,
     });
     for (const s of target.secrets) secrets.add(s);
-    // Agent targets run a command too (their executable, and whatever their tools run); not
-    // under `--replay`, which runs none.
-    if (["cli", "claude-code", "codex"].includes(target.provider) && !options.cache?.replay) {
-      commandTargets.set(`${targetsPath}\0${set.root}\0${name}`, {
-        name,
-        targetsFile: targetsPath,
-        root: set.root,
-      });
+    // What it starts or sends needs consent; not under `--replay`, which calls nothing.
+    if ((target.needs?.length ?? 0) > 0 && !options.cache?.replay) {
+      const key = `${targetsPath}\0${set.root}\0${name}`;
+      const known = needSources.get(key);
+      if (known) {
+        if (!known.evalDirs.includes(set.evalDir)) known.evalDirs.push(set.evalDir);
+      } else {
+        needSources.set(key, {
+          name,
+          root: set.root,
+          targetsFile: targetsPath,
+          ...(file.sha256 !== undefined ? { sha256: file.sha256 } : {}),
+          ...(file.locateTarget ? { locate: (path) => file.locateTarget!(name, path) } : {}),
+          needs: target.needs ?? [],
+          evalDirs: [set.evalDir],
+        });
+      }
     }
     return target;
   }
@@ -371,7 +382,7 @@ export function createTargetResolver(options: TargetResolverOptions): TargetReso
       return { ...base, judge: await j, noJudgeReason: "" };
     },
     secrets: () => [...secrets],
-    commandTargets: () => [...commandTargets.values()],
+    targetNeeds: () => [...needSources.values()],
   };
 }
 

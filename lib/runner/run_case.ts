@@ -11,6 +11,7 @@ import { candidateAnswer, summarizeTrace } from "../evaluators/answer.ts";
 import { runEvaluator } from "../evaluators/run_evaluator.ts";
 import type { EvaluationContext, JudgeClient } from "../evaluators/types.ts";
 import type { JudgeHostPool } from "../evaluators/judge_host_pool.ts";
+import type { ConsentGrant } from "../targets/consent.ts";
 import { buildChatMessages, renderGuidelines, renderPrompt } from "../prompt/render_prompt.ts";
 import type { EvalCase } from "../schema/eval_case.ts";
 import type { EvaluatorConfig } from "../schema/evaluator.ts";
@@ -90,6 +91,8 @@ export interface CaseRuntime {
   workspaces?: WorkspaceManager;
   /** The run's judge hosts (module code judges run there; default a host per call). */
   judgeHosts?: JudgeHostPool;
+  /** What the run's trust gate allowed to start: code judges start only what it holds. */
+  consent: ConsentGrant;
 }
 
 function messageOf(error: unknown): string {
@@ -340,6 +343,7 @@ async function runCaseIn(
     ...(runtime.env !== undefined ? { env: runtime.env } : {}),
     dryRun: runtime.dryRun,
     ...(runtime.judgeHosts !== undefined ? { judgeHosts: runtime.judgeHosts } : {}),
+    consent: runtime.consent,
     runEvaluator,
     ...(workspace !== undefined ? { workspacePath: workspace.path } : {}),
     ...(changes !== undefined ? { workspaceChanges: changes } : {}),

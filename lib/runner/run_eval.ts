@@ -28,7 +28,8 @@ import { runBudget, skippedRow } from "./budget.ts";
 import { callCacheOptions, createCallCache } from "./run_cache.ts";
 import { createWorkspaceManager } from "./workspace.ts";
 import { JudgeHostPool } from "../evaluators/judge_host_pool.ts";
-import { checkRunPermission, type CommandNeed, startsProcess } from "./run_permission.ts";
+import { checkRunPermission, NeedCollector } from "./run_permission.ts";
+import { ConsentGrant } from "../targets/consent.ts";
 
 import type {
   EvalFileLoader,
@@ -156,7 +157,10 @@ export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
     });
   }
 
+  // What the run may start or send: empty until the trust gate below fills it.
+  const consent = ConsentGrant.none();
   const resolver = createTargetResolver({
+    consent,
     ...(options.targetsFile !== undefined
       ? { targetsFile: resolve(options.cwd, options.targetsFile) }
       : {}),
@@ -187,17 +191,19 @@ export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
   }
   if (!dryRun) {
     // The trust gate: before anything runs (no row, no results file), every command the run
-    // would start from a dataset root must be allowed.
-    const needs: CommandNeed[] = [];
+    // would start and every environment value it would send to a host other than a provider's
+    // default must be allowed; the grant then holds exactly those.
+    const collector = new NeedCollector();
+    const bySet = new Map<LoadedEvalSet, EvalCase[]>();
     for (const job of jobs) {
-      if (!("blocked" in job) && caseEvaluators(job.evalCase).some(startsProcess)) {
-        needs.push({ root: job.set.root, evalFile: job.set.file });
-      }
+      if ("blocked" in job) continue;
+      let cases = bySet.get(job.set);
+      if (!cases) bySet.set(job.set, cases = []);
+      cases.push(job.evalCase);
     }
-    for (const t of resolver.commandTargets()) {
-      needs.push({ root: t.root, targetsFile: t.targetsFile });
-    }
-    await checkRunPermission(needs, options.allowRun ?? false);
+    for (const [set, cases] of bySet) collector.addCases(set, cases.map(caseEvaluators));
+    for (const t of resolver.targetNeeds()) collector.addTarget(t);
+    consent.allow(await checkRunPermission(await collector.collect(), options.allowRun ?? false));
   }
 
   const outPath = options.out === undefined ? undefined : resolve(options.cwd, options.out);
@@ -340,6 +346,7 @@ export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
         redact: redactor.text,
         workspaces,
         judgeHosts,
+        consent,
       }).then(finish).catch((error) => {
         crashed ??= { error };
       }).finally(() => {

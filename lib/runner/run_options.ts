@@ -14,6 +14,7 @@ import type { ResultRow } from "../schema/result.ts";
 import type { Shard } from "./plan.ts";
 import type { PriorRun } from "./resume.ts";
 import type { RunPermission } from "./run_permission.ts";
+import type { DatasetCommand, SourceHash } from "../loader/dataset_commands.ts";
 
 /** An eval file already loaded (the shape of `loadEvalFile` / `sandboxedLoad`). */
 export interface LoadedEvalSet {
@@ -29,6 +30,13 @@ export interface LoadedEvalSet {
   diagnostics?: Diagnostic[];
   /** Run settings of the `.agentv/config.yaml` that applies to the file (`cache`, `budget_usd`). */
   config?: RunConfigSettings;
+  /**
+   * The eval file (and its sidecar) with the SHA-256 of the text the loader parsed: what
+   * `agentv trust` compares. Absent (a set built by hand): it cannot be trusted by hash.
+   */
+  sources?: SourceHash[];
+  /** Where the loader found each process the file's evaluators start. */
+  commands?: DatasetCommand[];
 }
 
 /** Loads one eval file (default `loadEvalFile`; the CLI passes its sandboxed loader). */
@@ -107,11 +115,14 @@ export interface RunEvalOptions {
    */
   dryRun?: boolean;
   /**
-   * Whether commands defined inside a dataset root may run: subprocess code judges, and `cli`
-   * targets and command healthchecks from a targets file inside the root (module judges and a
-   * targets file outside the root need nothing). Default `false`: a run that needs one throws
-   * {@link UntrustedDatasetError} listing them, before anything runs. `true` allows them all;
-   * a function decides per root (the CLI looks the root up in its trust store).
+   * Whether what a dataset root asks consent for may happen: the commands it defines (script
+   * code judges and code aggregators, and `cli` targets, command healthchecks and agent targets
+   * from a targets file inside the root) and the `${{ VAR }}` values its targets send to a host
+   * other than their provider's default (module judges and a targets file outside the root need
+   * nothing). Default `false`: a run that needs one throws {@link UntrustedDatasetError} listing
+   * them, before anything runs. `true` allows them all; a function decides per root (the CLI
+   * looks the root up in its trust store). Either way the run starts and sends only what was
+   * listed.
    */
   allowRun?: boolean | RunPermission;
   /** Environment for `${{ VAR }}` (the process env; `.env` files are read below it). */

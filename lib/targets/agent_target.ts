@@ -9,15 +9,17 @@ import { type AgentRunResult, runAgentCli } from "./agent_cli.ts";
 import type { AgentStreamParser, AgentTrace } from "./agent_trace.ts";
 import { tail } from "./shell.ts";
 import { TargetError, type TargetRequest, type TargetResponse } from "./types.ts";
+import type { CommandPermit } from "./consent.ts";
 
 /** What differs between agent targets. */
 export interface AgentInvocation {
   /** `Claude Code target 'name'`: starts every message. */
   label: string;
-  /** The CLI to start. */
-  executable: string;
-  /** Its arguments. */
-  args: string[];
+  /**
+   * The permit to start the agent (its argv: the executable, then its arguments), asked for at
+   * each run: nothing else is started.
+   */
+  permit(): CommandPermit;
   /** Its (scrubbed) environment. */
   env: Record<string, string>;
   /** Masks the target's secrets in messages and the log. */
@@ -45,7 +47,7 @@ export interface AgentInvocation {
  *
  * @example
  * ```ts ignore
- * const response = await invokeAgent({ label, executable: "codex", args, env, ... }, request);
+ * const response = await invokeAgent({ label, permit: () => context.permit("agent_target"), env, ... }, request);
  * ```
  */
 export async function invokeAgent(
@@ -53,12 +55,13 @@ export async function invokeAgent(
   request: TargetRequest,
 ): Promise<TargetResponse> {
   const cwd = request.cwd ?? request.evalDir;
+  const [executable, ...args] = agent.permit().argv;
   const parser = agent.parser(cwd);
   let result: AgentRunResult;
   try {
     result = await runAgentCli({
-      command: agent.executable,
-      args: agent.args,
+      command: executable,
+      args,
       cwd,
       env: agent.env,
       stdin: agent.prompt(request),
@@ -72,7 +75,7 @@ export async function invokeAgent(
     }, (line) => parser.push(line));
   } catch (error) {
     const reason = error instanceof Deno.errors.NotFound
-      ? `'${agent.executable}' was not found (set \`executable\` in the target, or ${agent.install}), or the workspace '${cwd}' does not exist`
+      ? `'${executable}' was not found (set \`executable\` in the target, or ${agent.install}), or the workspace '${cwd}' does not exist`
       : error instanceof Error
       ? error.message
       : String(error);
@@ -87,7 +90,7 @@ export async function invokeAgent(
     ...(duration !== undefined ? { duration_ms: duration } : {}),
     ...(trace.turns !== undefined ? { turns: trace.turns } : {}),
     ...(request.logPath !== undefined ? { log_path: request.logPath } : {}),
-    request: { command: agent.executable, args: agent.args, cwd },
+    request: { command: executable, args, cwd },
   };
   const failure = failureOf(agent, trace, result);
   if (failure !== undefined) {

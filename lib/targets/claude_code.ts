@@ -24,7 +24,7 @@ import type { ClaudeCodeSettings } from "../schema/targets.ts";
 import { type AgentInvocation, invokeAgent } from "./agent_target.ts";
 import { childEnv } from "./child_env.ts";
 import { createClaudeStreamParser } from "./claude_stream.ts";
-import type { ProviderContext, TargetCore } from "./provider_context.ts";
+import { permitOf, type ProviderContext, type TargetCore } from "./provider_context.ts";
 import { createRedactor, isSecretName } from "./redact.ts";
 import type { TargetRequest } from "./types.ts";
 
@@ -98,8 +98,7 @@ export function createClaudeCodeTarget(
   const redactor = createRedactor([...context.secrets, ...ownSecrets]);
   const agent: AgentInvocation = {
     label: `Claude Code target '${context.name}'`,
-    executable: settings.executable ?? "claude",
-    args: claudeCodeArgs(settings),
+    permit: () => permitOf(context, "agent_target"),
     env,
     redact: redactor.text,
     ...(settings.timeout_seconds !== undefined ? { timeoutSeconds: settings.timeout_seconds } : {}),

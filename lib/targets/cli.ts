@@ -16,7 +16,7 @@ import { tmpdir } from "node:os";
 import type { CliHealthcheck, CliSettings } from "../schema/targets.ts";
 import { parseCliOutput } from "./cli_output.ts";
 import { getOk } from "./http.ts";
-import type { ProviderContext, TargetCore } from "./provider_context.ts";
+import { permitOf, type ProviderContext, type TargetCore } from "./provider_context.ts";
 import { childEnv } from "./child_env.ts";
 import { redactText } from "./redact.ts";
 import {
@@ -80,8 +80,6 @@ export function renderCommandTemplate(
 
 /** Creates the `cli` provider. */
 export function createCliTarget(settings: CliSettings, context: ProviderContext): TargetCore {
-  const template = settings.command_template ?? "";
-  const usesOutputFile = template.includes("{OUTPUT_FILE}");
   const timeoutMs = settings.timeout_seconds !== undefined
     ? Math.floor(settings.timeout_seconds * 1000)
     : undefined;
@@ -141,7 +139,8 @@ export function createCliTarget(settings: CliSettings, context: ProviderContext)
       ? resolve(baseDir(evalDir ?? "."), settings.cwd)
       : evalDir;
     const cwd = check.cwd !== undefined ? resolve(baseDir(evalDir ?? "."), check.cwd) : targetCwd;
-    const command = renderCommandTemplate(check.command_template, {
+    // What runs is the template the run's consent allowed, nothing else.
+    const command = renderCommandTemplate(permitOf(context, "healthcheck").template, {
       PROMPT: "",
       GUIDELINES: "",
       EVAL_ID: "healthcheck",
@@ -182,6 +181,9 @@ export function createCliTarget(settings: CliSettings, context: ProviderContext)
       }
       : {}),
     async invoke(request: TargetRequest): Promise<TargetResponse> {
+      // What runs is the template the run's consent allowed, nothing else.
+      const template = permitOf(context, "cli_target").template;
+      const usesOutputFile = template.includes("{OUTPUT_FILE}");
       await ensureHealthy(request.signal, request.evalDir);
       const outputFile = usesOutputFile
         ? join(

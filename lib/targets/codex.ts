@@ -25,7 +25,7 @@ import type { CodexSettings } from "../schema/targets.ts";
 import { type AgentInvocation, invokeAgent } from "./agent_target.ts";
 import { childEnv } from "./child_env.ts";
 import { createCodexStreamParser } from "./codex_stream.ts";
-import type { ProviderContext, TargetCore } from "./provider_context.ts";
+import { permitOf, type ProviderContext, type TargetCore } from "./provider_context.ts";
 import { createRedactor, isSecretName } from "./redact.ts";
 
 /** Variables of Codex itself, passed on when set (besides the names listed in `env`). */
@@ -113,8 +113,7 @@ export function createCodexTarget(settings: CodexSettings, context: ProviderCont
   ]);
   const agent: AgentInvocation = {
     label: `Codex target '${context.name}'`,
-    executable: settings.executable ?? "codex",
-    args: codexArgs(settings),
+    permit: () => permitOf(context, "agent_target"),
     env,
     redact: redactor.text,
     ...(settings.timeout_seconds !== undefined ? { timeoutSeconds: settings.timeout_seconds } : {}),

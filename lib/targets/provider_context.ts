@@ -3,7 +3,8 @@
  *
  * @module
  */
-import type { Target } from "./types.ts";
+import { type Target, TargetError } from "./types.ts";
+import type { CommandPermit } from "./consent.ts";
 
 /** Context shared by provider factories. */
 export interface ProviderContext {
@@ -21,6 +22,12 @@ export interface ProviderContext {
   onWarning?: (message: string) => void;
   /** Folder for temporary files (default the OS temp folder). */
   tempDir?: string;
+  /**
+   * The permit to start the target's own command of this kind (see `target_needs.ts`): its argv
+   * or template is what the provider runs. Throws a `TargetError` when the run's consent does
+   * not hold it. The registry always sets it; a provider made without it starts nothing.
+   */
+  permit?(kind: "cli_target" | "healthcheck" | "agent_target"): CommandPermit;
 }
 
 /**
@@ -28,3 +35,20 @@ export interface ProviderContext {
  * itself (e.g. an agent's API key passed on through its environment) to the target's secrets.
  */
 export type TargetCore = Pick<Target, "invoke" | "healthcheck"> & { secrets?: readonly string[] };
+
+/**
+ * The permit of `context` for its target's command of `kind` (see {@link ProviderContext.permit});
+ * throws a `TargetError` when the context has none.
+ */
+export function permitOf(
+  context: ProviderContext,
+  kind: "cli_target" | "healthcheck" | "agent_target",
+): CommandPermit {
+  if (context.permit === undefined) {
+    throw new TargetError(
+      `Target '${context.name}' was made without a consent permit, so it starts nothing; create it with createTarget`,
+      { retryable: false },
+    );
+  }
+  return context.permit(kind);
+}

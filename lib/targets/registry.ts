@@ -29,6 +29,8 @@ import { createGeminiTarget } from "./gemini.ts";
 import { DEFAULT_RETRY_STATUS_CODES } from "./http.ts";
 import { createMockTarget } from "./mock.ts";
 import { createOpenAITarget } from "./openai.ts";
+import { ConsentGrant } from "./consent.ts";
+import { commandPermits, guardedFetch, sentVariables, targetNeeds } from "./target_needs.ts";
 import type { ProviderContext, TargetCore } from "./provider_context.ts";
 import { redactText, redactValue } from "./redact.ts";
 import { callIdentityOf } from "./call_identity.ts";
@@ -58,6 +60,12 @@ export interface CreateTargetOptions {
    * instead of being an error, so a replay needs no key.
    */
   offline?: boolean;
+  /**
+   * What the target may start and where it may send environment values (see `consent.ts`):
+   * `runEval` passes the grant its trust gate fills. Default: everything (a target a library
+   * caller creates and calls itself).
+   */
+  consent?: ConsentGrant;
 }
 
 type Factory = (settings: never, context: ProviderContext) => TargetCore;
@@ -165,14 +173,22 @@ export function createTarget(definition: TargetDefinition, options: CreateTarget
   }
   const settings = parsed.settings as Record<string, unknown>;
   const secrets = secretValues(settings, used);
+  // What it starts and where it sends variables: computed once, and the only thing it may do.
+  const { targetsFileDir } = options;
+  const needs = targetNeeds({ name, kind, settings, written: rest, used, targetsFileDir });
+  const consent = options.consent ?? ConsentGrant.everything();
   const context: ProviderContext = {
     name,
     secrets,
-    fetch: options.fetch,
+    fetch: guardedFetch(kind, needs, sentVariables(kind, used).length > 0, {
+      consent,
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+    }),
     targetsFileDir: options.targetsFileDir,
     env: options.env,
     onWarning: options.onWarning,
     tempDir: options.tempDir,
+    permit: commandPermits(name, needs, consent),
   };
   const core = (FACTORIES[kind] as (s: unknown, c: ProviderContext) => TargetCore)(
     settings,
@@ -188,6 +204,7 @@ export function createTarget(definition: TargetDefinition, options: CreateTarget
   return {
     name,
     provider: kind,
+    needs,
     callIdentity: () => identity ??= callIdentityOf(kind, settings, targetSecrets),
     judgeTarget: settings.judge_target as string | undefined,
     workers: settings.workers as number | undefined,

@@ -1,28 +1,38 @@
 /**
- * Finding, loading and validating targets files (`.agentv/targets.yaml`, `.yml` or `.jsonc`),
- * with `file:line:col` diagnostics.
+ * Loading and validating targets files (`.agentv/targets.yaml`, `.yml` or `.jsonc`), with
+ * `file:line:col` diagnostics; finding them, and reading them unchecked, is
+ * `targets_discovery.ts` (re-exported here).
  *
  * @module
  */
-import { dirname, join, resolve } from "node:path";
-import { ConfinedReadError, isNonFolderEntry, readConfinedText } from "../loader/read_confined.ts";
+import { ConfinedReadError, readConfinedText } from "../loader/read_confined.ts";
 import type { Diagnostic } from "../schema/eval_case.ts";
 import type { TargetsFile } from "../schema/targets.ts";
 import { parseJsoncOrYamlSource } from "../source/jsonc_document.ts";
 import { checkTargetsFile } from "./check.ts";
-import { TargetConfigError, TargetsFileError } from "./errors.ts";
+import { TargetsFileError } from "./errors.ts";
+import {
+  type SourcePosition,
+  targetsConsentFacts as consentFacts,
+  type TargetsDefinitionsFacts,
+  type TargetsFileReadOptions,
+} from "./targets_discovery.ts";
 
-/** File names looked for inside `.agentv/`, in order. */
-export const TARGETS_FILE_NAMES: readonly string[] = [
-  "targets.yaml",
-  "targets.yml",
-  "targets.jsonc",
-];
+export {
+  discoverTargetsFile,
+  readTargetDefinitions,
+  type SourcePosition,
+  type TargetDefinitions,
+  TARGETS_FILE_NAMES,
+  type TargetsDefinitionsFacts,
+  type TargetsFileReadOptions,
+} from "./targets_discovery.ts";
 
-/** A loaded targets file: its targets, where it is, and its warnings. */
-export type LoadedTargetsFile = TargetsFile & {
-  /** Path of the file, as given. */
-  path: string;
+/**
+ * A loaded targets file: its targets, where it is (and where each setting is), the hash of its
+ * text, and its warnings.
+ */
+export type LoadedTargetsFile = TargetsFile & TargetsDefinitionsFacts & {
   /** Warnings found while validating (errors make loading fail). */
   diagnostics: Diagnostic[];
 };
@@ -35,63 +45,6 @@ export interface TargetsValidation {
   valid: boolean;
   /** Errors and warnings, each with line and column when known. */
   diagnostics: Diagnostic[];
-}
-
-/**
- * Finds the targets file for an eval file: `explicit` when given (a file, or a folder holding
- * `targets.*` or `.agentv/targets.*`), else the nearest `.agentv/targets.{yaml,yml,jsonc}` from
- * the eval file's folder up to `root`. Throws {@link TargetConfigError} when `explicit` names
- * nothing usable; resolves to `undefined` when discovery finds nothing.
- *
- * @example
- * ```ts
- * import { discoverTargetsFile } from "./targets_file.ts";
- * const path = await discoverTargetsFile("evals/basic/dataset.yaml", { root: "." });
- * ```
- */
-export async function discoverTargetsFile(
-  evalFile: string,
-  options: { root: string; explicit?: string },
-): Promise<string | undefined> {
-  if (options.explicit !== undefined) {
-    const explicit = options.explicit;
-    const info = await stat(explicit);
-    // Not only regular files: the reader refuses a FIFO or device with a diagnostic.
-    if (info !== undefined && !info.isDirectory) return explicit;
-    if (info?.isDirectory) {
-      for (const dir of [explicit, join(explicit, ".agentv")]) {
-        const found = await firstFile(dir);
-        if (found) return found;
-      }
-      throw new TargetConfigError(`No targets file in folder ${explicit}`, {
-        hint: `add ${
-          join(explicit, ".agentv", "targets.yaml")
-        } or pass the file itself to --targets`,
-      });
-    }
-    throw new TargetConfigError(`Targets file not found: ${explicit}`, {
-      hint: "check the path given to --targets",
-    });
-  }
-  const root = resolve(options.root);
-  let dir = dirname(resolve(evalFile));
-  for (;;) {
-    const found = await firstFile(join(dir, ".agentv"));
-    if (found) return found;
-    const parent = dirname(dir);
-    if (dir === root || parent === dir) return undefined;
-    dir = parent;
-  }
-}
-
-/** Where a targets file may be read from. */
-export interface TargetsFileReadOptions {
-  /**
-   * The dataset root: a discovered targets file must lie inside it (links that lead outside are
-   * refused). Omit it for a file the user named (`--targets`): then only the regular-file and
-   * 1 MiB rules apply.
-   */
-  root?: string;
 }
 
 /**
@@ -118,12 +71,17 @@ export async function loadTargetsFile(
   path: string,
   options: TargetsFileReadOptions = {},
 ): Promise<LoadedTargetsFile> {
-  const { value, diagnostics, refused } = await readAndCheck(path, options);
+  const { value, diagnostics, refused, text, locate } = await readAndCheck(path, options);
   if (refused) throw new ConfinedReadError(refused);
   if (value === undefined || diagnostics.some((d) => d.severity === "error")) {
     throw new TargetsFileError(path, diagnostics);
   }
-  return { ...(value as TargetsFile), path, diagnostics };
+  return {
+    ...(value as TargetsFile),
+    path,
+    diagnostics,
+    ...await consentFacts(value, text, locate),
+  };
 }
 
 /**
@@ -165,7 +123,7 @@ export async function loadUsableTargets(
   path: string,
   options: TargetsFileReadOptions = {},
 ): Promise<UsableTargetsFile> {
-  const { value, diagnostics, refused } = await readAndCheck(path, options);
+  const { value, diagnostics, refused, text, locate } = await readAndCheck(path, options);
   if (refused) throw new ConfinedReadError(refused);
   const list = (value as { targets?: unknown } | undefined)?.targets;
   if (value === undefined || !Array.isArray(list)) throw new TargetsFileError(path, diagnostics);
@@ -195,13 +153,20 @@ export async function loadUsableTargets(
     path,
     diagnostics,
     broken,
+    ...await consentFacts(value, text, locate),
   };
 }
 
 async function readAndCheck(
   path: string,
   options: TargetsFileReadOptions,
-): Promise<{ value?: unknown; diagnostics: Diagnostic[]; refused?: Diagnostic }> {
+): Promise<{
+  value?: unknown;
+  diagnostics: Diagnostic[];
+  refused?: Diagnostic;
+  text?: string;
+  locate?: (path: readonly (string | number)[]) => SourcePosition | undefined;
+}> {
   const read = await readConfinedText(path, {
     label: "targets file",
     ...(options.root !== undefined ? { root: options.root } : {}),
@@ -248,30 +213,12 @@ async function readAndCheck(
     });
   }
   diagnostics.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
-  return { value: source.value, diagnostics };
-}
-
-/**
- * The first `targets.*` entry in `dir` that is not a folder. A symlink, FIFO or device is
- * returned too, so that the reader refuses it with a diagnostic instead of skipping it silently.
- */
-async function firstFile(dir: string): Promise<string | undefined> {
-  for (const name of TARGETS_FILE_NAMES) {
-    const candidate = join(dir, name);
-    if (await isNonFolderEntry(candidate)) return candidate;
-  }
-  return undefined;
-}
-
-async function stat(path: string): Promise<Deno.FileInfo | undefined> {
-  try {
-    return await Deno.stat(path);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) {
-      return undefined;
-    }
-    throw error;
-  }
+  return {
+    value: source.value,
+    diagnostics,
+    text: read.text,
+    locate: (path) => source.locate(path),
+  };
 }
 
 function formatLocation(path: readonly (string | number)[]): string {

@@ -5,6 +5,7 @@
  */
 import type { EvalCase } from "../schema/eval_case.ts";
 import type { OutputMessage, TokenUsage } from "../schema/result.ts";
+import type { TargetNeed } from "./target_needs.ts";
 
 /** A chat message sent to an HTTP model (text only; guidelines already folded in). */
 export interface ChatMessage {
@@ -166,6 +167,11 @@ export interface Target {
   readonly timeoutMs?: number;
   /** Every secret value this target holds, so outputs can be redacted. */
   readonly secrets: readonly string[];
+  /**
+   * What it needs consent for (commands it starts, environment values it sends to a host other
+   * than its provider's default; see `target_needs.ts`), each with the setting it is written at.
+   */
+  readonly needs?: readonly TargetNeed[];
   /**
    * What identifies this target's calls for the response cache (computed on first use): its
    * request-relevant settings with secrets and runner-only settings (workers, retries, judge,

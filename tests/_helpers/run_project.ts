@@ -184,6 +184,8 @@ ${options.evaluators ?? "      - type: contains\n        value: hi\n"}`,
     files: [join(p.dir, "evals/a.yaml")],
     env: options.env ?? {},
     cwd: p.dir,
+    // The test's own targets (often a loopback server given `${{ VAR }}` values): consented.
+    allowRun: true,
     out,
     timeoutMs: 5000,
     onEvent: (e) => events.push(e),

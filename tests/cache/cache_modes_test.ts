@@ -171,6 +171,8 @@ Deno.test("a replay through runEval makes no network call (fetch throws) and nee
     files: ["evals/d.yaml"],
     env: { ...CACHE_ENV, OPENAI_API_KEY: "sk-rec" },
     cwd: p.dir,
+    // ${{ OPENAI_API_KEY }} goes to a loopback server: the dataset's targets file needs consent.
+    allowRun: true,
     cache: "write",
   });
   assert.deepEqual(recorded.summary.cache, { hits: 0, misses: 0, writes: 2 });
@@ -337,6 +339,7 @@ Deno.test("an API key never reaches the cache, even when the model echoes it", a
     files: ["evals/d.yaml"],
     env: { ...CACHE_ENV, OPENAI_API_KEY: key },
     cwd: p.dir,
+    allowRun: true,
     cache: "readwrite",
   });
   assert.deepEqual(summary.cache, { hits: 0, misses: 2, writes: 2 });

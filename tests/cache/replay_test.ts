@@ -81,7 +81,8 @@ async function recordedProject() {
     "evals/ds.yaml": dataset(),
   });
   const recorded = await cli(
-    ["run", "evals/ds.yaml", "--cache", "readwrite", "--out", "rec.jsonl", "--json"],
+    // --allow-run: ${{ OPENAI_API_KEY }} goes to loopback servers (the dataset's targets file).
+    ["run", "evals/ds.yaml", "--cache", "readwrite", "--allow-run", "--out", "rec.jsonl", "--json"],
     p.dir,
     { env: { ...CACHE_ENV, OPENAI_API_KEY: SECRET } },
   );

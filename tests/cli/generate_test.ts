@@ -49,7 +49,11 @@ Deno.test("generate rubrics --dry-run prints the diff and leaves the file alone"
   try {
     const io = createBufferIO({ cwd: dir, env: { JUDGE_KEY: "sk-test-SECRET-123" } });
     const before = await Deno.readTextFile(`${dir}/evals/dataset.yaml`);
-    const code = await generateCommand.run(args(["evals/dataset.yaml"], { "dry-run": true }), io);
+    // --allow-run: ${{ JUDGE_KEY }} goes to a loopback judge (the dataset's targets file).
+    const code = await generateCommand.run(
+      args(["evals/dataset.yaml"], { "dry-run": true, "allow-run": true }),
+      io,
+    );
     assert.equal(code, 0, io.err());
     assert.equal(await Deno.readTextFile(`${dir}/evals/dataset.yaml`), before);
     assert.match(io.out(), /^--- a\/dataset\.yaml\n\+\+\+ b\/dataset\.yaml\n@@ /);
@@ -77,7 +81,7 @@ Deno.test("generate rubrics writes the file", async () => {
   const dir = await workspace(server.url);
   try {
     const io = createBufferIO({ cwd: dir, env: { JUDGE_KEY: "k-123456" } });
-    const code = await generateCommand.run(args(["evals/dataset.yaml"]), io);
+    const code = await generateCommand.run(args(["evals/dataset.yaml"], { "allow-run": true }), io);
     assert.equal(code, 0, io.err());
     assert.match(io.out(), /Updated 3 eval case\(s\) with generated rubrics/);
     const after = await Deno.readTextFile(`${dir}/evals/dataset.yaml`);

@@ -273,7 +273,8 @@ Deno.test("agentv run never prints or writes a secret from ${{ }}, even with --v
     });
     const out = join(r.dir, "r.jsonl");
     const result = await spawnMain(
-      ["run", "evals", "--verbose", "--workers", "1", "--out", out],
+      // --allow-run: ${{ OPENAI_API_KEY }} goes to a loopback server (the dataset's targets file).
+      ["run", "evals", "--verbose", "--workers", "1", "--allow-run", "--out", out],
       r.dir,
       { OPENAI_API_KEY: secret },
     ).output();

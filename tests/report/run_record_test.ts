@@ -45,6 +45,8 @@ Deno.test("a run's record reads running while it runs, then finished with what r
     files: ["evals/a.yaml"],
     env: { API_KEY: SECRET },
     cwd: p.dir,
+    // ${{ API_KEY }} goes to a loopback server: the dataset's targets file needs consent.
+    allowRun: true,
     out,
     workers: 1,
     timeoutMs: 30_000,

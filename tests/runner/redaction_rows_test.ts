@@ -64,6 +64,8 @@ async function runWith(dir: string, token: string, out: string) {
     files: ["evals/pass.yaml", "evals/fail.yaml"],
     env: { AGENT_TOKEN: token },
     cwd: dir,
+    // The dataset's targets file sends ${{ AGENT_TOKEN }} to a loopback server: consent.
+    allowRun: true,
     out,
     workers: 1,
     timeoutMs: 60_000,
@@ -181,8 +183,8 @@ Deno.test("the CLI exits 0 for a passing case and 1 for a failing one whatever t
     const env = { AGENT_TOKEN: token };
     const what = `key ${JSON.stringify(token)}`;
     const [passed, failed] = await Promise.all([
-      cli(["run", "evals/pass.yaml", "--out", `pass${slot}.jsonl`], p.dir, { env }),
-      cli(["run", "evals/fail.yaml", "--out", `fail${slot}.jsonl`], p.dir, { env }),
+      cli(["run", "evals/pass.yaml", "--allow-run", "--out", `pass${slot}.jsonl`], p.dir, { env }),
+      cli(["run", "evals/fail.yaml", "--allow-run", "--out", `fail${slot}.jsonl`], p.dir, { env }),
     ]);
     assert.equal(passed.code, 0, what + passed.out + passed.err);
     assert.match(passed.out, /Verdicts: {2}pass 1 {2}borderline 0 {2}fail 0/, what);
@@ -216,7 +218,7 @@ Deno.test("a long key echoed in answers and error bodies never reaches stdout, s
       "    max_retries: 1\n",
   });
   const r = await cli(
-    ["run", "evals", "--verbose", "--workers", "1", "--out", "o.jsonl"],
+    ["run", "evals", "--verbose", "--workers", "1", "--allow-run", "--out", "o.jsonl"],
     p.dir,
     { env: { AGENT_TOKEN: LONG } },
   );
@@ -266,6 +268,7 @@ Deno.test("rows returned and sent in events without a results file are redacted 
     files: ["evals/pass.yaml", "evals/fail.yaml"],
     env: { AGENT_TOKEN: LONG },
     cwd: p.dir,
+    allowRun: true,
     onEvent: (e) => seen.push(e),
   });
   const text = JSON.stringify({ result, seen });

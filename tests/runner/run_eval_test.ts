@@ -276,6 +276,8 @@ Deno.test("runEval() never writes a secret from ${{ }} into results, even in err
     sets: [set(ds.dir, [evalCase("a")])],
     env: { OPENAI_API_KEY: secret },
     cwd: ds.dir,
+    // The targets file sends ${{ OPENAI_API_KEY }} to a loopback server: consent.
+    allowRun: true,
     out,
   });
   assert.equal(rows[0].status, "error");

@@ -26,7 +26,10 @@ Deno.test("secrets: a key from ${{ }} never appears in results, logs, errors or 
 ${FAST_RETRY}`,
     "evals/a.yaml": containsSuite("a", [["c1", "echo"], ["c2", "x"]]),
   });
-  const r = await cli(["run", "evals", "--verbose", "--workers", "1", "--out", "o.jsonl"], p.dir);
+  const r = await cli(
+    ["run", "evals", "--verbose", "--workers", "1", "--allow-run", "--out", "o.jsonl"],
+    p.dir,
+  );
   assert.equal(server.requests[0].headers.authorization, `Bearer ${SECRET}`);
   const file = await Deno.readTextFile(join(p.dir, "o.jsonl"));
   const rows = byId((await readResults(join(p.dir, "o.jsonl"))).rows);
@@ -51,6 +54,7 @@ Deno.test("runEval without `out` still never returns the secret in rows or summa
     files: ["evals/a.yaml"],
     env: { OPENAI_API_KEY: SECRET },
     cwd: p.dir,
+    allowRun: true,
     workers: 1,
     onEvent: (e) => events.push(e),
   });

@@ -197,7 +197,8 @@ Deno.test("judge: recorded request has system + user prompt and model, secrets r
       .replace("response: The capital of France is Paris.", "response: Paris sk-SECRET-999"),
     "evals/ds.yaml": evalFile("      - type: llm_judge"),
   });
-  const [row] = await run(p.dir, { env: { JUDGE_KEY: "sk-SECRET-999" } });
+  // ${{ JUDGE_KEY }} goes to a loopback judge: the dataset's targets file needs consent.
+  const [row] = await run(p.dir, { env: { JUDGE_KEY: "sk-SECRET-999" }, allowRun: true });
   // a literal api_key is a secret too
   await Deno.writeTextFile(
     join(p.dir, ".agentv/targets.yaml"),
