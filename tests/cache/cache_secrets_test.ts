@@ -113,6 +113,7 @@ Deno.test("a secret header value from ${{ VAR }}, short or long, is in no file u
       env: { ...CACHE_ENV, TENANT: tenant, ORG_ID: long },
       cwd: p.dir,
       cache: "readwrite",
+      allowRun: true, // the dataset sends ${{ VAR }} values to a loopback host
     })).summary.cache;
   assert.deepEqual(await run("acme7"), { hits: 0, misses: 1, writes: 1 });
   assert.equal(server.requests[0].headers["x-tenant"], "acme7");

@@ -74,7 +74,7 @@ Deno.test("an entry edited by hand (cost_usd: -1000, another answer) is rejected
   });
   const env = { ...CACHE_ENV, OPENAI_API_KEY: "sk-test-key" };
   const run = (extra: Partial<RunEvalOptions>) =>
-    runEval({ files: ["evals/d.yaml"], env, cwd: p.dir, ...extra });
+    runEval({ files: ["evals/d.yaml"], env, cwd: p.dir, allowRun: true, ...extra });
   const recorded = await run({ cache: "readwrite" });
   assert.deepEqual(recorded.summary.cache, { hits: 0, misses: 2, writes: 2 });
   const cacheDir = join(p.dir, ".agentv", "cache");
@@ -112,7 +112,7 @@ Deno.test("an entry edited by hand (cost_usd: -1000, another answer) is rejected
     assert.match(row.error!, /its entry cannot be used: the entry does not match its integrity/);
   }
   const verbose = await cli(
-    ["run", "evals/d.yaml", "--cache", "read", "--verbose", "--out", "v.jsonl"],
+    ["run", "evals/d.yaml", "--cache", "read", "--verbose", "--out", "v.jsonl", "--allow-run"],
     p.dir,
     { env },
   );

@@ -167,6 +167,7 @@ Deno.test("every process agentv starts goes through a permit", async () => {
   for (const list of Object.values(callers)) list.sort();
   assert.deepEqual(callers, {
     "new Deno.Command": [
+      "evaluators/judge_host.ts",
       "evaluators/script_process.ts",
       "targets/agent_cli.ts",
       "targets/shell.ts",
@@ -180,6 +181,10 @@ Deno.test("every process agentv starts goes through a permit", async () => {
     runAgentCli: ["targets/agent_cli.ts", "targets/agent_target.ts"],
   });
   const source = (rel: string) => Deno.readTextFile(new URL(rel, lib));
+  // The judge host is agentv itself (its own executable, or deno running its own host module)
+  // serving module judges under deny-all permissions: agentv's process, not the dataset's.
+  assert.match(await source("evaluators/judge_host.ts"), /new Deno\.Command\(program,/);
+  assert.match(await source("evaluators/judge_host.ts"), /Deno\.execPath\(\)/);
   // `ps` (finding an agent's leftover processes) is agentv's own, not the dataset's.
   assert.match(await source("targets/agent_cli.ts"), /new Deno\.Command\("ps"/);
   assert.match(await source("targets/cli.ts"), /permitOf\(context, "cli_target"\)\.template/);
