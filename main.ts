@@ -6,13 +6,13 @@
  * exits with code 130 at once.
  *
  * A compiled agentv started by itself with the hidden first argument `__agentv_judge_host` is
- * the judge host that module code judges run in (`lib/evaluators/module_judge_host.ts`).
+ * the judge host that module code judges run in (`lib/scoring/module_judge_host.ts`).
  *
  * @module
  */
 import { runCli } from "./lib/cli/app.ts";
 import type { CommandIO } from "./lib/cli/command.ts";
-import { JUDGE_HOST_ARG, runJudgeHost } from "./lib/evaluators/module_judge_host.ts";
+import { JUDGE_HOST_ARG, runJudgeHost } from "./lib/scoring/module_judge_host.ts";
 
 const encoder = new TextEncoder();
 

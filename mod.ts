@@ -55,273 +55,262 @@
  * @module
  */
 
-export { loadEvalCases, type LoadEvalCasesOptions } from "./lib/loader/load_eval_cases.ts";
 export {
-  type CaseTargetUse,
-  type EvalFileReport,
-  validateEvalFile,
-} from "./lib/loader/validate_eval_file.ts";
-export type { CaseSite } from "./lib/loader/case_pipeline.ts";
-export { streamEvalCases } from "./lib/loader/stream_eval_cases.ts";
-export { type LoadedEvalFile, loadEvalFile } from "./lib/loader/load_eval_file.ts";
-export type { LoadOptions } from "./lib/loader/context.ts";
-export { EvalLoadError } from "./lib/loader/errors.ts";
-export { type DiscoveredFiles, discoverEvalFiles } from "./lib/loader/discover.ts";
-export { buildChatMessages, renderGuidelines, renderPrompt } from "./lib/prompt/render_prompt.ts";
-export { evalFileJsonSchema, sidecarJsonSchema } from "./lib/schema/json_schema.ts";
-
+  AgentvError,
+  type AgentvErrorOptions,
+  EXIT,
+  EXIT_CODES,
+  type ExitCode,
+  UsageError,
+} from "./lib/errors/mod.ts";
+export { ConfinedReadError } from "./lib/fs/mod.ts";
 export {
-  type EvalFileLoader,
-  type LoadedEvalSet,
-  runEval,
-  type RunEvalOptions,
-  type RunEvalResult,
-} from "./lib/runner/run_eval.ts";
-export type {
-  CacheRejectedEvent,
-  CaseFinishedEvent,
-  CaseStartedEvent,
-  InterruptedEvent,
-  RetryEvent,
-  RunEvent,
-  RunFinishedEvent,
-  RunStartedEvent,
-  TargetResolvedEvent,
-} from "./lib/report/events.ts";
-export { RunConfigError } from "./lib/runner/errors.ts";
-export {
-  type RunPermission,
-  type RunPermissionRequest,
-  UntrustedDatasetError,
-} from "./lib/runner/run_permission.ts";
-export type {
-  CommandFile,
-  DatasetCommand,
-  DatasetCommandKind,
-  NeedIdentity,
-  SourceHash,
-} from "./lib/loader/dataset_commands.ts";
-export {
-  CommandPermit,
-  ConsentGrant,
-  ConsentNotGivenError,
-  type GrantedNeed,
-} from "./lib/targets/consent.ts";
-export type { TargetNeed } from "./lib/targets/target_needs.ts";
-export type {
-  CodeJudgeFunction,
-  CodeJudgePayload,
-  CodeJudgeResult,
-} from "./lib/evaluators/code_judge_types.ts";
-export {
-  parseResults,
-  type ParseResultsOptions,
-  readResults,
-  type ReadResultsOptions,
-  type ReadResultsOutput,
-} from "./lib/report/read_results.ts";
-export {
-  RESULTS_LINE_MAX_BYTES,
-  RESULTS_MAX_BYTES,
-  ResultsFileError,
-  type ResultsFileLimits,
-  type ResultsFileRefusal,
-} from "./lib/report/results_file.ts";
-export { ResultsWriteError } from "./lib/report/results_writer.ts";
-export {
-  createRunRecorder,
-  type RowRedactor,
-  type RunRecorder,
-  type RunRecorderOptions,
-} from "./lib/report/recorder.ts";
-export { readRunRecord, RunRecordError, runRecordPath } from "./lib/report/run_record.ts";
-export {
+  type Aggregator,
   type BudgetSummary,
+  type CacheMode,
   type CacheSummary,
+  type CaseExecution,
+  type CodeJudgeConfig,
+  type CompositeConfig,
+  type ContainsConfig,
+  type CostConfig,
   type DatasetFileRecord,
+  type Diagnostic,
+  type EqualsConfig,
+  type EvalCase,
+  evalFileJsonSchema,
+  type EvaluationScore,
+  type EvaluatorBase,
+  type EvaluatorConfig,
+  type EvaluatorResult,
+  type EvaluatorType,
+  type ExpectedFileChange,
+  type ExpectedTool,
+  type FieldAccuracyConfig,
+  type FieldSpec,
+  type FileChangeKind,
+  type FileChangesConfig,
+  type IsJsonConfig,
+  type JsonSchemaConfig,
+  type LatencyConfig,
+  type LlmJudgeConfig,
   type MergedShardRecord,
+  type Message,
+  type OtherSegment,
+  type OutputMessage,
+  type RegexConfig,
+  type ResolvedFileSegment,
   RESULT_OPTIONS,
+  type ResultRow,
   type ResumedSession,
+  type Rubric,
+  type RubricConfig,
   RUN_RECORD_VERSION,
+  type RunConfigSettings,
   type RunOptionsRecord,
   type RunRecord,
   runRecordJsonSchema,
   type RunStatus,
   type RunTargetRecord,
+  type Segment,
+  sidecarJsonSchema,
   type SummaryFailure,
-} from "./lib/schema/run_record.ts";
-export type { CacheMode, RunConfigSettings } from "./lib/schema/config.ts";
-export { type Shard, shardOf } from "./lib/runner/plan.ts";
-export { type PriorRun, type PriorRunMode, readPriorRun } from "./lib/runner/resume.ts";
-export type { ResumeFileContent, RunRecorderParent } from "./lib/report/resume_file.ts";
+  type TargetDefinition,
+  type TargetsFile,
+  type TextSegment,
+  type TokenUsage,
+  type TokenUsageConfig,
+  type ToolCall,
+  type ToolTrajectoryConfig,
+  type TraceSummary,
+  type Verdict,
+  type WorkspaceChanges,
+} from "./lib/schema/mod.ts";
 export {
-  DEFAULT_TRIALS_GATE,
-  gateVerdict,
-  parseTrialsGate,
-  passAtK,
-  passHatK,
-  type TrialCaseStats,
-  trialPassed,
-  type TrialsGate,
-  type TrialsSummary,
-} from "./lib/report/trials.ts";
-export {
-  type DuplicatePair,
-  type MergedRun,
-  mergeShards,
-  type MergeShardsOptions,
-  shardDisagreements,
-  type ShardResults,
-  type TrialPair,
-} from "./lib/report/merge.ts";
-export { cacheKey, type CacheKeyMaterial, canonicalJson, type JsonValue } from "./lib/cache/key.ts";
-export {
-  type EvaluatorMean,
-  type HistogramBin,
-  type RunSummary,
-  type ScoreStats,
-  type SummarizeOptions,
-  summarizeResults,
-  type SummaryError,
-} from "./lib/report/summary.ts";
-
-export { runEvaluator } from "./lib/evaluators/run_evaluator.ts";
-export { scoreToVerdict } from "./lib/evaluators/verdict.ts";
-export { aggregateCaseScore, type CaseScore } from "./lib/evaluators/case_score.ts";
-export { createTarget, type CreateTargetOptions } from "./lib/targets/registry.ts";
-export {
+  type CaseSite,
+  type CaseTargetUse,
+  type CommandFile,
+  type DatasetCommand,
+  type DatasetCommandKind,
+  type DiscoveredFiles,
+  discoverEvalFiles,
+  type EvalFileReport,
+  EvalLoadError,
+  type LoadedEvalFile,
   type LoadedTargetsFile,
+  loadEvalCases,
+  type LoadEvalCasesOptions,
+  loadEvalFile,
+  type LoadOptions,
   loadTargetsFile,
+  type NeedIdentity,
+  type SourceHash,
   type SourcePosition,
+  streamEvalCases,
   type TargetsDefinitionsFacts,
   type TargetsFileReadOptions,
   type TargetsValidation,
+  validateEvalFile,
   validateTargetsFile,
-} from "./lib/targets/targets_file.ts";
-export { ConfinedReadError } from "./lib/loader/read_confined.ts";
-
-export type { CaseExecution, Diagnostic, EvalCase } from "./lib/schema/eval_case.ts";
-export type {
-  Message,
-  OtherSegment,
-  ResolvedFileSegment,
-  Segment,
-  TextSegment,
-  ToolCall,
-} from "./lib/schema/message.ts";
-export type {
-  Aggregator,
-  CodeJudgeConfig,
-  CompositeConfig,
-  ContainsConfig,
-  CostConfig,
-  EqualsConfig,
-  EvaluatorBase,
-  EvaluatorConfig,
-  EvaluatorType,
-  ExpectedTool,
-  FieldAccuracyConfig,
-  FieldSpec,
-  IsJsonConfig,
-  JsonSchemaConfig,
-  LatencyConfig,
-  LlmJudgeConfig,
-  RegexConfig,
-  Rubric,
-  RubricConfig,
-  TokenUsageConfig,
-  ToolTrajectoryConfig,
-} from "./lib/schema/evaluator_types.ts";
-export type { TargetDefinition, TargetsFile } from "./lib/schema/targets.ts";
-export type {
-  EvaluationScore,
-  EvaluatorResult,
-  OutputMessage,
-  ResultRow,
-  TokenUsage,
-  TraceSummary,
-  Verdict,
-} from "./lib/schema/result.ts";
-export type {
-  CallIdentity,
-  ChatMessage,
-  RetryPolicy,
-  Target,
-  TargetRequest,
-  TargetResponse,
-} from "./lib/targets/types.ts";
-export { TargetError } from "./lib/targets/types.ts";
-export type {
-  EvaluationContext,
-  EvaluatorFn,
-  EvaluatorOutcome,
-  JudgeClient,
-  JudgeHosts,
-  JudgeReply,
-  JudgeRequest,
-} from "./lib/evaluators/types.ts";
+} from "./lib/dataset/mod.ts";
 export {
+  type AgentStreamParser,
+  type AgentToolStep,
+  type AgentTrace,
+  buildChatMessages,
+  type CallIdentity,
+  type ChatMessage,
+  type CodexStreamParserOptions,
+  CommandPermit,
+  ConsentGrant,
+  ConsentNotGivenError,
+  createClaudeStreamParser,
+  createCodexStreamParser,
+  createTarget,
+  type CreateTargetOptions,
+  type GrantedNeed,
+  renderGuidelines,
+  renderPrompt,
+  type RetryPolicy,
+  type Target,
+  TargetError,
+  type TargetNeed,
+  type TargetRequest,
+  type TargetResponse,
+} from "./lib/targets/mod.ts";
+export {
+  aggregateCaseScore,
+  type CaseScore,
+  type CodeJudgeFunction,
+  type CodeJudgePayload,
+  type CodeJudgeResult,
+  type EvaluationContext,
+  type EvaluatorFn,
+  type EvaluatorOutcome,
+  type JudgeClient,
+  type JudgeHosts,
+  type JudgeReply,
+  type JudgeRequest,
+  runEvaluator,
+  scoreToVerdict,
+} from "./lib/scoring/mod.ts";
+export {
+  type CacheRejectedEvent,
+  type CaseFinishedEvent,
+  type CaseStartedEvent,
+  createRunRecorder,
+  DEFAULT_TRIALS_GATE,
+  type DuplicatePair,
+  type EvaluatorMean,
+  gateVerdict,
+  type HistogramBin,
+  type InterruptedEvent,
+  type MergedRun,
+  mergeShards,
+  type MergeShardsOptions,
+  parseResults,
+  type ParseResultsOptions,
+  parseTrialsGate,
+  passAtK,
+  passHatK,
+  readResults,
+  type ReadResultsOptions,
+  type ReadResultsOutput,
+  readRunRecord,
+  RESULTS_LINE_MAX_BYTES,
+  RESULTS_MAX_BYTES,
+  ResultsFileError,
+  type ResultsFileLimits,
+  type ResultsFileRefusal,
+  ResultsWriteError,
+  type ResumeFileContent,
+  type RetryEvent,
+  type RowRedactor,
+  type RunEvent,
+  type RunFinishedEvent,
+  type RunRecorder,
+  type RunRecorderOptions,
+  type RunRecorderParent,
+  RunRecordError,
+  runRecordPath,
+  type RunStartedEvent,
+  type RunSummary,
+  type ScoreStats,
+  shardDisagreements,
+  type ShardResults,
+  type SummarizeOptions,
+  summarizeResults,
+  type SummaryError,
+  type TargetResolvedEvent,
+  type TrialCaseStats,
+  type TrialPair,
+  trialPassed,
+  type TrialsGate,
+  type TrialsSummary,
+} from "./lib/results/mod.ts";
+export {
+  cacheKey,
+  type CacheKeyMaterial,
+  canonicalJson,
+  type EvalFileLoader,
+  type JsonValue,
+  type LoadedEvalSet,
+  type PriorRun,
+  type PriorRunMode,
+  readPriorRun,
+  RunConfigError,
+  runEval,
+  type RunEvalOptions,
+  type RunEvalResult,
+  type RunPermission,
+  type RunPermissionRequest,
+  type Shard,
+  shardOf,
+  UntrustedDatasetError,
+} from "./lib/run/mod.ts";
+export {
+  bootstrapMeanInterval,
+  type BootstrapOptions,
   type CasePair,
+  type CompareEvaluatorSummary,
+  type CompareJson,
+  type CompareLabels,
+  type CompareSummaryOptions,
+  compareToJson,
+  type CompareVerdict,
+  type ComparisonSummary,
+  type ConfidenceInterval,
   type EvaluatorDelta,
+  type FlipEntry,
+  type MatchedJson,
   type PairOutcome,
   pairRuns,
   type PairRunsOptions,
   type RunPairing,
-  type UnpairedCase,
-  type VerdictFlip,
-} from "./lib/compare/pair.ts";
-export {
-  type CompareLabels,
-  type CompareVerdict,
-  type ComparisonSummary,
-  type EvaluatorSummary as CompareEvaluatorSummary,
-  type FlipEntry,
-  summarizeComparison,
-  type SummarizeOptions as CompareSummaryOptions,
-} from "./lib/compare/summary.ts";
-export {
-  bootstrapMeanInterval,
-  type BootstrapOptions,
-  type ConfidenceInterval,
   signTest,
   type SignTestResult,
+  summarizeComparison,
+  type UnpairedCase,
+  type UnpairedJson,
+  type VerdictFlip,
   type WilcoxonResult,
   wilcoxonSignedRank,
-} from "./lib/compare/statistics.ts";
-export {
-  type CompareStyle,
-  renderCompareText,
-  type RenderTextOptions,
-} from "./lib/compare/render_text.ts";
-export { renderCompareMarkdown } from "./lib/compare/render_markdown.ts";
-export {
-  type CompareJson,
-  compareToJson,
-  type MatchedJson,
-  type UnpairedJson,
-} from "./lib/compare/compare_json.ts";
-export { type CompareHtmlOptions, renderCompareHtml } from "./lib/compare/compare_html.ts";
-export { type JunitReportOptions, renderJunitReport } from "./lib/report/junit.ts";
-export { type MarkdownReportOptions, renderMarkdownReport } from "./lib/report/markdown.ts";
+} from "./lib/compare/mod.ts";
 export {
   type AnnotationOptions,
   type CaseSourceLocation,
-  renderAnnotations,
-} from "./lib/report/annotations.ts";
-export {
+  type CompareHtmlOptions,
+  type CompareStyle,
   type HtmlCaseDetails,
   type HtmlReportOptions,
+  type JunitReportOptions,
+  type MarkdownReportOptions,
+  renderAnnotations,
+  renderCompareHtml,
+  renderCompareMarkdown,
+  renderCompareText,
   renderHtmlReport,
-} from "./lib/report/html/render_html_report.ts";
-export type {
-  ExpectedFileChange,
-  FileChangeKind,
-  FileChangesConfig,
-} from "./lib/schema/evaluator_types.ts";
-export type { WorkspaceChanges } from "./lib/schema/workspace.ts";
-export type { AgentStreamParser, AgentToolStep, AgentTrace } from "./lib/targets/agent_trace.ts";
-export { createClaudeStreamParser } from "./lib/targets/claude_stream.ts";
-export {
-  type CodexStreamParserOptions,
-  createCodexStreamParser,
-} from "./lib/targets/codex_stream.ts";
+  renderJunitReport,
+  renderMarkdownReport,
+  type RenderTextOptions,
+} from "./lib/render/mod.ts";

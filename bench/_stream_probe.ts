@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { streamEvalCases } from "../lib/loader/stream_eval_cases.ts";
+import { streamEvalCases } from "../lib/dataset/stream_eval_cases.ts";
 
 function peakRss(): number {
   try {

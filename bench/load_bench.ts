@@ -12,7 +12,7 @@
  */
 import { join } from "node:path";
 import { parse as parseYaml } from "yaml";
-import { loadEvalCases } from "../lib/loader/load_eval_cases.ts";
+import { loadEvalCases } from "../lib/dataset/load_eval_cases.ts";
 
 /** One measured comparison. */
 export interface Comparison {

@@ -12,7 +12,7 @@
  * @module
  */
 import { join } from "node:path";
-import { runEval } from "../lib/runner/run_eval.ts";
+import { runEval } from "../lib/run/run_eval.ts";
 import type { EvalCase } from "../lib/schema/eval_case.ts";
 
 /** One measured bar. */

@@ -7,21 +7,13 @@
  */
 import denoJson from "../../deno.json" with { type: "json" };
 import { suggest } from "../text/suggest.ts";
-import {
-  type Command,
-  type CommandInfo,
-  type CommandIO,
-  type LazyCommand,
-  UsageError,
-} from "./command.ts";
+import type { Command, CommandInfo, CommandIO, LazyCommand } from "./command.ts";
+import { AgentvError, EXIT, UsageError } from "../errors/agentv_error.ts";
 import { COMMANDS } from "./commands.ts";
 import { formatCommandHelp, formatMainHelp, formatShortUsage } from "./help.ts";
 
 /** The agentv version (from `deno.json`). */
 export const VERSION: string = denoJson.version;
-
-/** Exit code of an internal error (a bug in agentv): EX_SOFTWARE. */
-export const EXIT_INTERNAL = 70;
 
 /** Options for {@link runCli}. */
 export interface RunCliOptions {
@@ -156,26 +148,25 @@ async function reportError(
   io: CommandIO,
   command: Command | undefined,
 ): Promise<number> {
-  const [{ EvalLoadError }, { redactText }, { escapeControl }, render] = await Promise.all([
-    import("../loader/errors.ts"),
-    import("../targets/redact.ts"),
+  const [{ redactText }, { escapeControl }, render] = await Promise.all([
+    import("../text/redact.ts"),
     import("../text/escape_control.ts"),
-    import("./render.ts"),
+    import("../render/diagnostics.ts"),
   ]);
   const { createPaint, renderDiagnosticsFor } = render;
   const paint = createPaint(io.color);
   const prefix = paint.red(paint.bold("error"));
-  if (error instanceof UsageError) {
-    // A usage message may quote an argument: control characters in it are shown escaped.
-    io.stderr(`${prefix}: ${escapeControl(error.message)}\n`);
-    if (error.hint) io.stderr(`${paint.dim("hint")}: ${error.hint}\n`);
-    io.stderr(formatShortUsage(command));
-    return 2;
-  }
-  if (error instanceof EvalLoadError) {
+  if (error instanceof AgentvError) {
+    // Located problems first, then the message (unless the diagnostics already say it), then the
+    // hint; a usage message may quote an argument, so control characters are shown escaped.
     const rendered = renderDiagnosticsFor(error.diagnostics, io);
-    io.stderr(rendered ? `${rendered}\n` : `${prefix}: ${error.message}\n`);
-    return 2;
+    if (rendered) io.stderr(`${rendered}\n`);
+    if (!rendered || error.code !== "eval_load") {
+      io.stderr(`${prefix}: ${escapeControl(error.message)}\n`);
+    }
+    if (error.hint) io.stderr(`${paint.dim("hint")}: ${error.hint}\n`);
+    if (error instanceof UsageError) io.stderr(formatShortUsage(command));
+    return error.exitCode;
   }
   if (io.signal.aborted || (error instanceof DOMException && error.name === "AbortError")) {
     io.stderr("Interrupted\n");
@@ -189,5 +180,5 @@ async function reportError(
     `${prefix}: internal error in agentv ${VERSION} (a bug; please report it with this output)\n` +
       `${detail}\n`,
   );
-  return EXIT_INTERNAL;
+  return EXIT.internal;
 }

@@ -8,7 +8,7 @@
 import { parseArgs } from "node:util";
 import { suggest } from "../text/suggest.ts";
 import type { OptionSpec, ParsedArgs } from "./command.ts";
-import { UsageError } from "./command.ts";
+import { UsageError } from "../errors/agentv_error.ts";
 import { HELP_OPTION } from "./help.ts";
 
 /** Options for {@link parseCommandArgs}. */

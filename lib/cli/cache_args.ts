@@ -1,11 +1,12 @@
 /**
  * The response cache flags of `agentv run`: `--cache off|read|write|readwrite`, `--replay` and
- * `--cache-dir DIR` (see `lib/runner/call_cache.ts`).
+ * `--cache-dir DIR` (see `lib/run/call_cache.ts`).
  *
  * @module
  */
 import type { CacheMode } from "../schema/config.ts";
-import { type OptionSpec, type ParsedArgs, UsageError } from "./command.ts";
+import type { OptionSpec, ParsedArgs } from "./command.ts";
+import { UsageError } from "../errors/agentv_error.ts";
 
 /** The cache modes, as `--cache` takes them. */
 const MODES: readonly CacheMode[] = ["off", "read", "write", "readwrite"];

@@ -97,15 +97,3 @@ export interface Command extends CommandInfo {
   /** Runs the command; resolves to the exit code (0, 1, 2 or 130). */
   run(args: ParsedArgs, io: CommandIO): Promise<number>;
 }
-
-/** A user mistake in the command line or configuration: exit code 2, no stack trace. */
-export class UsageError extends Error {
-  /** Optional hint printed after the message. */
-  readonly hint?: string;
-  /** Creates a usage error. */
-  constructor(message: string, hint?: string) {
-    super(message);
-    this.name = "UsageError";
-    this.hint = hint;
-  }
-}

@@ -14,7 +14,7 @@
  * @module
  */
 import type { Command, CommandInfo, LazyCommand } from "./command.ts";
-import { prestartSandbox } from "./sandbox_worker.ts";
+import { prestartSandbox } from "../dataset/sandbox_worker.ts";
 
 /**
  * The lazy part of a registry entry: `module` (beside this file) and a typed `load` that imports

@@ -7,19 +7,20 @@
  * @module
  */
 import { resolve } from "node:path";
-import { renderCompareHtml } from "../compare/compare_html.ts";
+import { renderCompareHtml } from "../render/compare_html.ts";
 import { compareToJson } from "../compare/compare_json.ts";
 import { DEFAULT_TIE_DELTA, pairRuns } from "../compare/pair.ts";
-import { renderCompareMarkdown } from "../compare/render_markdown.ts";
-import { renderCompareText } from "../compare/render_text.ts";
+import { renderCompareMarkdown } from "../render/compare_markdown.ts";
+import { renderCompareText } from "../render/compare_text.ts";
 import { DEFAULT_SEED } from "../compare/statistics.ts";
 import { type ComparisonSummary, summarizeComparison } from "../compare/summary.ts";
 import type { Diagnostic } from "../schema/eval_case.ts";
 import type { ResultRow } from "../schema/result.ts";
-import { type Command, type CommandIO, type ParsedArgs, UsageError } from "./command.ts";
+import type { Command, CommandIO, ParsedArgs } from "./command.ts";
+import { UsageError } from "../errors/agentv_error.ts";
 import { commandInfo } from "./commands.ts";
 import { readResultsArg } from "./results_arg.ts";
-import { createPaint, renderDiagnosticsFor } from "./render.ts";
+import { createPaint, renderDiagnosticsFor } from "../render/diagnostics.ts";
 
 /** The output formats of `agentv compare`. */
 export const COMPARE_FORMATS = ["text", "markdown", "json", "html"] as const;

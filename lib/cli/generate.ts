@@ -6,24 +6,25 @@
  * @module
  */
 import { basename, dirname, extname, join, resolve } from "node:path";
-import { createJudgeClient } from "../evaluators/judge_client.ts";
-import { JudgeConfigError, selectJudgeTarget } from "../evaluators/judge_select.ts";
-import { generateRubrics } from "../generate/generate_rubrics.ts";
-import { ConfinedReadError, readConfinedText } from "../loader/read_confined.ts";
-import { findDatasetRoot } from "../loader/resolve.ts";
-import { readYaml } from "../source/yaml_edit.ts";
-import { loadDotEnv, mergeEnv } from "../targets/env.ts";
-import { formatDiagnostic, TargetConfigError, TargetsFileError } from "../targets/errors.ts";
+import { createJudgeClient } from "../scoring/judge_client.ts";
+import { JudgeConfigError, selectJudgeTarget } from "../scoring/judge_select.ts";
+import { generateRubrics } from "../scoring/generate_rubrics.ts";
+import { ConfinedReadError, readConfinedText } from "../fs/read_confined.ts";
+import { findDatasetRoot } from "../fs/resolve.ts";
+import { readYaml } from "../dataset/yaml_edit.ts";
+import { loadDotEnv, mergeEnv } from "../dataset/env.ts";
 import {
-  checkRunPermission,
-  NeedCollector,
-  UntrustedDatasetError,
-} from "../runner/run_permission.ts";
+  formatDiagnostic,
+  TargetConfigError,
+  TargetsFileError,
+} from "../dataset/targets_errors.ts";
+import { checkRunPermission, NeedCollector, UntrustedDatasetError } from "../run/run_permission.ts";
 import { ConsentGrant } from "../targets/consent.ts";
 import { resolveTarget } from "../targets/registry.ts";
-import { discoverTargetsFile, loadTargetsFile } from "../targets/targets_file.ts";
+import { discoverTargetsFile, loadTargetsFile } from "../dataset/targets_file.ts";
 import { reportUntrusted, trustStorePermission } from "./trust.ts";
-import { type Command, type CommandIO, type ParsedArgs, UsageError } from "./command.ts";
+import type { Command, CommandIO, ParsedArgs } from "./command.ts";
+import { UsageError } from "../errors/agentv_error.ts";
 import { commandInfo } from "./commands.ts";
 
 function str(values: ParsedArgs["values"], name: string): string | undefined {

@@ -9,10 +9,11 @@
  */
 import { dirname, join, resolve } from "node:path";
 import denoJson from "../../deno.json" with { type: "json" };
-import { type Command, type CommandIO, type ParsedArgs, UsageError } from "./command.ts";
+import type { Command, CommandIO, ParsedArgs } from "./command.ts";
+import { UsageError } from "../errors/agentv_error.ts";
 import { commandInfo } from "./commands.ts";
 import { INIT_RESULTS_DIR, initFiles } from "./init_templates.ts";
-import { displayPath } from "./render.ts";
+import { displayPath } from "../fs/display_path.ts";
 
 /**
  * The path (relative to `dir`) that stops `rel` from being created: `rel` itself when something

@@ -9,7 +9,7 @@
  * @module
  */
 import { resolve } from "node:path";
-import { renderSummary } from "../report/console.ts";
+import { renderSummary } from "../render/console.ts";
 import {
   formatResultsFile,
   type MergedRun,
@@ -17,24 +17,26 @@ import {
   shardDisagreements,
   type ShardResults,
   type TrialPair,
-} from "../report/merge.ts";
+} from "../results/merge.ts";
 import {
   readRunRecord,
   RunRecordError,
   runRecordPath,
   writeRunRecord,
-} from "../report/run_record.ts";
-import { planCases } from "../runner/plan.ts";
-import { runPassed } from "../report/summary.ts";
+} from "../results/run_record.ts";
+import { planCases } from "../run/plan.ts";
+import { runPassed } from "../results/summary.ts";
 import type { Diagnostic } from "../schema/eval_case.ts";
 import type { RunRecord } from "../schema/run_record.ts";
-import { type Command, type CommandIO, type ParsedArgs, UsageError } from "./command.ts";
+import type { Command, CommandIO, ParsedArgs } from "./command.ts";
+import { UsageError } from "../errors/agentv_error.ts";
 import { commandInfo } from "./commands.ts";
 import { loadRecordedSets, recordedRunInputs, type RecordedSets } from "./recorded_inputs.ts";
 import { readResultsArg } from "./results_arg.ts";
 import { refuseOutputOverInput, resultsInputs } from "./run_inputs.ts";
-import { createPaint, displayPath, renderDiagnosticsFor } from "./render.ts";
-import { writeFileAtomic } from "../text/atomic_write.ts";
+import { createPaint, renderDiagnosticsFor } from "../render/diagnostics.ts";
+import { displayPath } from "../fs/display_path.ts";
+import { writeFileAtomic } from "../fs/atomic_write.ts";
 
 const USAGE_HINT =
   "agentv merge shard-0.jsonl shard-1.jsonl ... -o all.jsonl (each with its .run.json beside it)";

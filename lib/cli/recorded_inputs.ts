@@ -11,11 +11,11 @@
  * @module
  */
 import { dirname, resolve } from "node:path";
-import { readRunRecord, runRecordPath, sha256File } from "../report/run_record.ts";
+import { readRunRecord, runRecordPath, sha256File } from "../results/run_record.ts";
 import type { RunRecord } from "../schema/run_record.ts";
-import type { LoadedEvalSet } from "../runner/run_eval.ts";
+import type { LoadedEvalSet } from "../run/run_eval.ts";
 import type { CommandIO } from "./command.ts";
-import { displayPath } from "./render.ts";
+import { displayPath } from "../fs/display_path.ts";
 import {
   type OutputRefusalOptions,
   refuseOutputOverInput,
@@ -40,7 +40,7 @@ export type RecordedSets =
  * ```
  */
 export async function loadRecordedSets(record: RunRecord, io: CommandIO): Promise<RecordedSets> {
-  const { Sandbox, sandboxRoot } = await import("./sandbox.ts");
+  const { Sandbox, sandboxRoot } = await import("../dataset/sandbox.ts");
   const rootOf = (path: string) =>
     sandboxRoot(path, record.options.root ? { root: record.options.root } : {});
   const unloaded = async (note: string): Promise<RecordedSets> => ({

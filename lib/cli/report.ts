@@ -8,14 +8,15 @@
  * @module
  */
 import { resolve } from "node:path";
-import { type HtmlCaseDetails, renderHtmlReport } from "../report/html/render_html_report.ts";
-import { renderJunitReport } from "../report/junit.ts";
-import { renderMarkdownReport } from "../report/markdown.ts";
-import { summarizeResults } from "../report/summary.ts";
-import type { TrialsGate } from "../report/trials.ts";
-import { readRunRecord, runRecordPath } from "../report/run_record.ts";
+import { type HtmlCaseDetails, renderHtmlReport } from "../render/html/render_html_report.ts";
+import { renderJunitReport } from "../render/junit.ts";
+import { renderMarkdownReport } from "../render/markdown.ts";
+import { summarizeResults } from "../results/summary.ts";
+import type { TrialsGate } from "../results/trials.ts";
+import { readRunRecord, runRecordPath } from "../results/run_record.ts";
 import type { ResultRow } from "../schema/result.ts";
-import { type Command, type CommandIO, type ParsedArgs, UsageError } from "./command.ts";
+import type { Command, CommandIO, ParsedArgs } from "./command.ts";
+import { UsageError } from "../errors/agentv_error.ts";
 import { commandInfo } from "./commands.ts";
 import { readResultsArg } from "./results_arg.ts";
 import { refuseOutputOverRecordedRun } from "./recorded_inputs.ts";
@@ -25,8 +26,9 @@ import {
   REPORT_SUFFIX,
   type ReportFormat,
 } from "./report_specs.ts";
-import { createPaint, displayPath, renderDiagnosticsFor } from "./render.ts";
-import { writeFileAtomic } from "../text/atomic_write.ts";
+import { createPaint, renderDiagnosticsFor } from "../render/diagnostics.ts";
+import { displayPath } from "../fs/display_path.ts";
+import { writeFileAtomic } from "../fs/atomic_write.ts";
 
 /** Options of {@link renderReport}. */
 export interface RenderReportOptions {

@@ -5,7 +5,8 @@
  * @module
  */
 import { resolve } from "node:path";
-import { type CommandIO, type OptionSpec, UsageError } from "./command.ts";
+import type { CommandIO, OptionSpec } from "./command.ts";
+import { UsageError } from "../errors/agentv_error.ts";
 
 /** The report formats, as `--format` and `--report` name them. */
 export const REPORT_FORMATS = ["junit", "markdown", "html", "json"] as const;

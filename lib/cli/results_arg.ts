@@ -8,10 +8,12 @@
  *
  * @module
  */
-import { readResults, type ReadResultsOutput } from "../report/read_results.ts";
-import { ResultsFileError } from "../report/results_file.ts";
-import { type CommandIO, UsageError } from "./command.ts";
-import { createPaint, displayPath } from "./render.ts";
+import { readResults, type ReadResultsOutput } from "../results/read_results.ts";
+import { ResultsFileError } from "../results/results_file.ts";
+import type { CommandIO } from "./command.ts";
+import { UsageError } from "../errors/agentv_error.ts";
+import { createPaint } from "../render/diagnostics.ts";
+import { displayPath } from "../fs/display_path.ts";
 
 /**
  * Reads the results file at `path` (absolute). `what` names it in messages (e.g. `baseline

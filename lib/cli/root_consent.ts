@@ -4,32 +4,33 @@
  * as the loader found them inside the sandbox (with the hash of the text it parsed), and the needs
  * of every target defined in the root's targets files, resolved with the environment as a run
  * resolves them. The needs themselves come from the one definition the runner's gate uses
- * (`loader/dataset_commands.ts`, `targets/target_needs.ts`), collected by its `NeedCollector`,
+ * (`dataset/dataset_commands.ts`, `targets/target_needs.ts`), collected by its `NeedCollector`,
  * so what is listed and trusted here is what a run asks for.
  *
  * @module
  */
 import { dirname, join, resolve } from "node:path";
-import { discoverEvalFiles } from "../loader/discover.ts";
+import { discoverEvalFiles } from "../dataset/discover.ts";
 import {
   type CollectedNeeds,
   commandDiagnostic,
   describeNeeds,
   type EvalNeedSource,
   NeedCollector,
-} from "../runner/run_permission.ts";
+} from "../run/run_permission.ts";
 import type { Diagnostic } from "../schema/eval_case.ts";
 import { ConsentGrant } from "../targets/consent.ts";
-import { loadDotEnv, mergeEnv } from "../targets/env.ts";
+import { loadDotEnv, mergeEnv } from "../dataset/env.ts";
 import { canonicalProvider } from "../schema/target_providers.ts";
 import {
   discoverTargetsFile,
   readTargetDefinitions,
   TARGETS_FILE_NAMES,
-} from "../targets/targets_discovery.ts";
+} from "../dataset/targets_discovery.ts";
 import type { CommandIO } from "./command.ts";
-import { displayPath, renderDiagnostics } from "./render.ts";
-import { Sandbox } from "./sandbox.ts";
+import { renderDiagnostics } from "../render/diagnostics.ts";
+import { displayPath } from "../fs/display_path.ts";
+import { Sandbox } from "../dataset/sandbox.ts";
 
 /** Options of {@link rootConsent}. */
 export interface RootConsentOptions {

@@ -10,12 +10,13 @@
  * @module
  */
 import { resolve } from "node:path";
-import { discoverEvalFiles } from "../loader/discover.ts";
-import { type Command, type CommandIO, type ParsedArgs, UsageError } from "./command.ts";
+import { discoverEvalFiles } from "../dataset/discover.ts";
+import type { Command, CommandIO, ParsedArgs } from "./command.ts";
+import { UsageError } from "../errors/agentv_error.ts";
 import { commandInfo } from "./commands.ts";
 import { parseReportSpecs, REPORT_OPTION, type ReportSpec } from "./report_specs.ts";
-import { type LoadedEvalFile, Sandbox, sandboxRoot } from "./sandbox.ts";
-import { loadYamlParser } from "../source/yaml_source.ts";
+import { type LoadedEvalFile, Sandbox, sandboxRoot } from "../dataset/sandbox.ts";
+import { loadYamlParser } from "../dataset/yaml_source.ts";
 import { parseShardArg, type ShardArg } from "./shard_arg.ts";
 import { CACHE_OPTIONS, type CacheArgs, parseCacheArgs } from "./cache_args.ts";
 import {
@@ -24,7 +25,7 @@ import {
   type PriorRunArg,
   priorRunPaths,
 } from "./run_prior.ts";
-import type { TrialsGate } from "../report/trials.ts";
+import type { TrialsGate } from "../results/trials.ts";
 
 /** An eval file of the run, being loaded in the sandbox of its dataset root. */
 export interface RunInput {
@@ -138,7 +139,7 @@ async function parseRunArgs(args: ParsedArgs): Promise<RunArgs> {
   // The glob matcher (and its regex engine) is loaded only when --filter is given.
   const filterProblem = parsed.filter === undefined
     ? undefined
-    : await import("../loader/glob.ts").then(async ({ globProblem, loadGlobs }) => {
+    : await import("../text/glob.ts").then(async ({ globProblem, loadGlobs }) => {
       await loadGlobs([parsed.filter!]);
       return globProblem(parsed.filter!);
     });

@@ -6,22 +6,23 @@
  * @module
  */
 import { resolve } from "node:path";
-import { EvalLoadError } from "../loader/errors.ts";
-import { createProgressReporter, renderSummary } from "../report/console.ts";
-import { ResultsWriteError } from "../report/results_writer.ts";
-import { runPassed } from "../report/summary.ts";
-import { RunConfigError } from "../runner/errors.ts";
-import { UntrustedDatasetError } from "../runner/run_permission.ts";
+import { EvalLoadError } from "../dataset/errors.ts";
+import { createProgressReporter, renderSummary } from "../render/console.ts";
+import { ResultsWriteError } from "../results/results_writer.ts";
+import { runPassed } from "../results/summary.ts";
+import { RunConfigError } from "../run/errors.ts";
+import { UntrustedDatasetError } from "../run/run_permission.ts";
 import {
   defaultResultsPath,
   isSkippedCaseDiagnostic,
   type LoadedEvalSet,
   runEval,
-} from "../runner/run_eval.ts";
+} from "../run/run_eval.ts";
 import type { Diagnostic } from "../schema/eval_case.ts";
-import { TargetConfigError, TargetsFileError } from "../targets/errors.ts";
+import { TargetConfigError, TargetsFileError } from "../dataset/targets_errors.ts";
 import type { CommandIO } from "./command.ts";
-import { createPaint, displayPath, renderDiagnostics, renderDiagnosticsFor } from "./render.ts";
+import { createPaint, renderDiagnostics, renderDiagnosticsFor } from "../render/diagnostics.ts";
+import { displayPath } from "../fs/display_path.ts";
 import type { RunArgs, RunInput } from "./run.ts";
 import {
   refuseOutputOverInput,
@@ -31,7 +32,7 @@ import {
 } from "./run_inputs.ts";
 import { wantsRunReports } from "./report_specs.ts";
 import { reportUntrusted, trustStorePermission } from "./trust.ts";
-import { readPriorRun } from "../runner/resume.ts";
+import { readPriorRun } from "../run/resume.ts";
 import { priorRunNote } from "./run_prior.ts";
 import { emptyShard, emptyShardMessage } from "./shard_arg.ts";
 
@@ -147,7 +148,7 @@ export async function executeRun(
       io.stderr(renderDiagnostics(warnings, { cwd: io.cwd, color: io.color }) + "\n");
     }
     const first = sets.find((s) => s.cases.length > 0) ?? sets[0];
-    // --resume / --rerun-failed / --retry-errors: the earlier run (lib/runner/resume.ts).
+    // --resume / --rerun-failed / --retry-errors: the earlier run (lib/run/resume.ts).
     const prior = opts.prior && await readPriorRun(opts.prior.path, opts.prior.mode, io);
     const nothingToRerun = prior !== undefined && prior.mode !== "resume" && prior.pairs.size === 0;
     if (prior && (!opts.quiet || nothingToRerun)) progressOut(priorRunNote(prior, io.cwd));

@@ -7,11 +7,11 @@
  * @module
  */
 import { basename, dirname, extname, join, resolve } from "node:path";
-import type { LoadedEvalSet } from "../runner/run_eval.ts";
-import { CONFIG_FILE } from "../loader/config.ts";
-import { TARGETS_FILE_NAMES } from "../targets/targets_file.ts";
-import { runRecordPath } from "../report/run_record.ts";
-import { UsageError } from "./command.ts";
+import type { LoadedEvalSet } from "../run/run_eval.ts";
+import { CONFIG_FILE } from "../dataset/config.ts";
+import { TARGETS_FILE_NAMES } from "../dataset/targets_file.ts";
+import { runRecordPath } from "../results/run_record.ts";
+import { UsageError } from "../errors/agentv_error.ts";
 import { REPORT_SUFFIX, reportPath, type ReportSpec } from "./report_specs.ts";
 
 /** A file the run reads, and what it is to the run. */

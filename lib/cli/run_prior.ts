@@ -1,12 +1,13 @@
 /**
  * The flags of `agentv run` that continue an earlier run: `--resume <results>`,
- * `--rerun-failed <results>` and `--retry-errors <results>` (see `lib/runner/resume.ts`). With
+ * `--rerun-failed <results>` and `--retry-errors <results>` (see `lib/run/resume.ts`). With
  * no path on the command line, the run's eval files are those of the earlier run's record.
  *
  * @module
  */
-import type { PriorRunMode } from "../runner/resume.ts";
-import { type CommandIO, type OptionSpec, type ParsedArgs, UsageError } from "./command.ts";
+import type { PriorRunMode } from "../run/resume.ts";
+import type { CommandIO, OptionSpec, ParsedArgs } from "./command.ts";
+import { UsageError } from "../errors/agentv_error.ts";
 
 /** The earlier run named on the command line. */
 export interface PriorRunArg {
@@ -75,7 +76,7 @@ export function parsePriorRunArg(values: ParsedArgs["values"]): PriorRunArg | un
  */
 export async function priorRunPaths(prior: PriorRunArg, io: CommandIO): Promise<string[]> {
   const { resolve } = await import("node:path");
-  const { readRunRecord, runRecordPath } = await import("../report/run_record.ts");
+  const { readRunRecord, runRecordPath } = await import("../results/run_record.ts");
   const recordPath = runRecordPath(resolve(io.cwd, prior.path));
   let paths: string[];
   try {

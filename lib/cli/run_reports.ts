@@ -9,16 +9,18 @@
  * @module
  */
 import { extname, isAbsolute, relative, resolve, sep } from "node:path";
-import { isAnnotatedRow, renderAnnotations } from "../report/annotations.ts";
-import { locateCaseLines } from "../report/case_lines.ts";
-import type { HtmlCaseDetails } from "../report/html/render_html_report.ts";
-import { renderMarkdownReport } from "../report/markdown.ts";
-import type { RunSummary } from "../report/summary.ts";
-import type { TrialsGate } from "../report/trials.ts";
-import type { LoadedEvalSet } from "../runner/run_eval.ts";
+import { isAnnotatedRow, renderAnnotations } from "../render/annotations.ts";
+import { locateCaseLines } from "../render/case_lines.ts";
+import type { HtmlCaseDetails } from "../render/html/render_html_report.ts";
+import { renderMarkdownReport } from "../render/markdown.ts";
+import type { RunSummary } from "../results/summary.ts";
+import type { TrialsGate } from "../results/trials.ts";
+import type { LoadedEvalSet } from "../run/run_eval.ts";
 import type { ResultRow } from "../schema/result.ts";
-import { type CommandIO, UsageError } from "./command.ts";
-import { createPaint, displayPath } from "./render.ts";
+import type { CommandIO } from "./command.ts";
+import { UsageError } from "../errors/agentv_error.ts";
+import { createPaint } from "../render/diagnostics.ts";
+import { displayPath } from "../fs/display_path.ts";
 import {
   isGithubActions,
   type ReportFormat,

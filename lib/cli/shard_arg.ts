@@ -1,12 +1,12 @@
 /**
  * `--shard i/n` of `agentv run`: this machine runs shard `i` of `n` (0-based, so Kubernetes'
  * `$JOB_COMPLETION_INDEX` and GitHub Actions' `${{ strategy.job-index }}` can be passed as they
- * are). Which cases fall in which shard is decided by `shardOf` in `lib/runner/plan.ts`.
+ * are). Which cases fall in which shard is decided by `shardOf` in `lib/run/plan.ts`.
  *
  * @module
  */
-import type { RunSummary } from "../report/summary.ts";
-import { UsageError } from "./command.ts";
+import type { RunSummary } from "../results/summary.ts";
+import { UsageError } from "../errors/agentv_error.ts";
 
 /** A parsed `--shard i/n`: shard `index` (from 0) of `count`. */
 export interface ShardArg {

@@ -1,13 +1,13 @@
 /**
  * `--trials K` and `--trials-gate mean|any|all|rate:X` of `agentv run`: run every case K times
  * (replacing each case's `execution.trials`) and judge each case by its trials (see
- * `lib/report/trials.ts` for the statistics and the gates).
+ * `lib/results/trials.ts` for the statistics and the gates).
  *
  * @module
  */
-import { parseTrialsGate, type TrialsGate } from "../report/trials.ts";
+import { parseTrialsGate, type TrialsGate } from "../results/trials.ts";
 import { MAX_TRIALS } from "../schema/eval_file.ts";
-import { UsageError } from "./command.ts";
+import { UsageError } from "../errors/agentv_error.ts";
 
 /**
  * Parses `--trials K`: a whole number from 1 to {@link MAX_TRIALS}; a {@link UsageError} (exit 2)

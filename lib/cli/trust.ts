@@ -12,11 +12,13 @@
  * @module
  */
 import { join, relative, resolve } from "node:path";
-import type { RunPermission, UntrustedDatasetError } from "../runner/run_permission.ts";
-import { TARGETS_FILE_NAMES } from "../targets/targets_file.ts";
-import { type Command, type CommandIO, type ParsedArgs, UsageError } from "./command.ts";
+import type { RunPermission, UntrustedDatasetError } from "../run/run_permission.ts";
+import { TARGETS_FILE_NAMES } from "../dataset/targets_file.ts";
+import type { Command, CommandIO, ParsedArgs } from "./command.ts";
+import { UsageError } from "../errors/agentv_error.ts";
 import { commandInfo } from "./commands.ts";
-import { createPaint, displayPath, renderDiagnosticsFor } from "./render.ts";
+import { createPaint, renderDiagnosticsFor } from "../render/diagnostics.ts";
+import { displayPath } from "../fs/display_path.ts";
 import {
   consentNeeds,
   consentSection,
@@ -24,8 +26,8 @@ import {
   renderConsent,
   rootConsent,
 } from "./root_consent.ts";
-import { sandboxRoot } from "./sandbox.ts";
-import { hashIncluded } from "./trust_include.ts";
+import { sandboxRoot } from "../dataset/sandbox.ts";
+import { hashIncluded } from "../run/trust_include.ts";
 import {
   includedGaps,
   needHash,
@@ -35,7 +37,7 @@ import {
   trustGaps,
   type TrustStore,
   writeTrustStore,
-} from "./trust_store.ts";
+} from "../run/trust_store.ts";
 
 /**
  * A permission that allows the roots the user trusted with `agentv trust` (every file unchanged,

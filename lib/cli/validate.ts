@@ -8,17 +8,18 @@
  * @module
  */
 import { dirname, resolve } from "node:path";
-import { discoverEvalFiles, dropNamedSidecars } from "../loader/discover.ts";
+import { discoverEvalFiles, dropNamedSidecars } from "../dataset/discover.ts";
 import type { Diagnostic } from "../schema/eval_case.ts";
-import { type Command, type CommandIO, type ParsedArgs, UsageError } from "./command.ts";
+import type { Command, CommandIO, ParsedArgs } from "./command.ts";
+import { UsageError } from "../errors/agentv_error.ts";
 import { commandInfo } from "./commands.ts";
 import {
   createPaint,
   createSourceReader,
-  displayPath,
   renderDiagnostic,
   sortDiagnostics,
-} from "./render.ts";
+} from "../render/diagnostics.ts";
+import { displayPath } from "../fs/display_path.ts";
 import { checkDotEnvReads } from "./validate_env.ts";
 import { findSettingsFiles, settingsKind } from "./validate_files.ts";
 import {
@@ -27,7 +28,7 @@ import {
   Sandbox,
   sandboxRoot,
   type TargetCheck,
-} from "./sandbox.ts";
+} from "../dataset/sandbox.ts";
 
 /** Totals over all validated files. */
 export interface ValidateSummary {
@@ -312,7 +313,7 @@ async function run(args: ParsedArgs, io: CommandIO): Promise<number> {
   // thread, load while the sandbox workers validate the files.
   const consentModule = import("./validate_consent.ts");
   consentModule.catch(() => {});
-  import("../source/yaml_source.ts").then((m) => m.loadYamlParser()).catch(() => {});
+  import("../dataset/yaml_source.ts").then((m) => m.loadYamlParser()).catch(() => {});
   let result: ValidateResult;
   try {
     result = await validatePaths(args.positionals, {

@@ -6,13 +6,13 @@
  * @module
  */
 import { dirname } from "node:path";
-import type { DatasetCommand } from "../loader/dataset_commands.ts";
-import type { EvalNeedSource } from "../runner/run_permission.ts";
+import type { DatasetCommand } from "../dataset/dataset_commands.ts";
+import type { EvalNeedSource } from "../run/run_permission.ts";
 import type { CommandIO } from "./command.ts";
-import { displayPath } from "./render.ts";
+import { displayPath } from "../fs/display_path.ts";
 import { consentNeeds, consentSection, type RootConsent, rootConsent } from "./root_consent.ts";
-import type { FileReport } from "./sandbox.ts";
-import { sandboxRoot } from "./sandbox.ts";
+import type { FileReport } from "../dataset/sandbox.ts";
+import { sandboxRoot } from "../dataset/sandbox.ts";
 
 /** One root's consent, as `validate --json` prints it. */
 export interface RootConsentReport {
@@ -107,6 +107,6 @@ export async function jsonValidateConsent(
 
 /** The user's trust store as a check (loaded only when a root asks for something). */
 async function trustCheck(io: CommandIO) {
-  const { readTrustStore, storeCheck, trustFilePath } = await import("./trust_store.ts");
+  const { readTrustStore, storeCheck, trustFilePath } = await import("../run/trust_store.ts");
   return storeCheck(await readTrustStore(trustFilePath(io.env)));
 }

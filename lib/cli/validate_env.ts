@@ -7,9 +7,9 @@
  * @module
  */
 import { dirname } from "node:path";
-import { ConfinedReadError } from "../loader/read_confined.ts";
-import { loadDotEnv } from "../targets/env.ts";
-import type { FileReport } from "./sandbox.ts";
+import { ConfinedReadError } from "../fs/read_confined.ts";
+import { loadDotEnv } from "../dataset/env.ts";
+import type { FileReport } from "../dataset/sandbox.ts";
 
 /**
  * Reads the `.env` files of every eval file in `reports` as `run` does. Each eval file whose

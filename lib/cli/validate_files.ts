@@ -5,7 +5,7 @@
  * @module
  */
 import { basename, dirname, join } from "node:path";
-import type { FileKind } from "./sandbox_protocol.ts";
+import type { FileKind } from "../dataset/sandbox_protocol.ts";
 
 /**
  * Whether `path` is a targets or config file: `targets.yaml|yml|jsonc` or `config.yaml|yml`

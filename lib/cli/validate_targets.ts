@@ -5,9 +5,9 @@
  * @module
  */
 import { resolve } from "node:path";
-import { TargetConfigError } from "../targets/errors.ts";
-import { discoverTargetsFile } from "../targets/targets_file.ts";
-import { UsageError } from "./command.ts";
+import { TargetConfigError } from "../dataset/targets_errors.ts";
+import { discoverTargetsFile } from "../dataset/targets_file.ts";
+import { UsageError } from "../errors/agentv_error.ts";
 
 /**
  * The targets file named by `--targets` (a file, or a folder holding one); a usage error when it

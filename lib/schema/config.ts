@@ -1,7 +1,7 @@
 /**
  * The `.agentv/config.yaml` file of a dataset: which referenced files are guidelines, and run
  * settings (`cache`, `cache_dir`, `budget_usd`) that `agentv run` flags override (its `cache:`
- * can only restrict the cache: see `lib/runner/run_cache.ts`); and the user's own config file,
+ * can only restrict the cache: see `lib/run/run_cache.ts`); and the user's own config file,
  * which sets what only the user may decide (`cache:`).
  *
  * @module

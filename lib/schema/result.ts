@@ -216,7 +216,7 @@ export const CaseStatusSchema = z.enum(["ok", "error", "skipped"]);
 /**
  * One line of a results file. Every key is present on every row agentv writes (`null` when it does
  * not apply); `output_messages` alone may be left out of the stored line when the trace is only
- * the answer (`lib/report/row_format.ts`). `dry_run` is set on `--dry-run` rows only.
+ * the answer (`lib/results/row_format.ts`). `dry_run` is set on `--dry-run` rows only.
  */
 export const ResultRowSchema = z.looseObject({
   run_id: z.string().nullable(),

@@ -128,7 +128,7 @@ export interface RunSummary {
 
 /**
  * What a run's spend cap (`--budget-usd`) did: the cap, what was spent, whether it stopped the
- * run, and the calls it could not bound (see `lib/runner/budget.ts`).
+ * run, and the calls it could not bound (see `lib/run/budget.ts`).
  */
 export interface BudgetSummary {
   /** The cap, in USD. */

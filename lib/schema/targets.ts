@@ -61,14 +61,14 @@ export interface TargetsFile {
   targets: TargetDefinition[];
 }
 
-/** Minimal shape of a target entry (full checks: `lib/targets/check.ts`). */
+/** Minimal shape of a target entry (full checks: `lib/dataset/targets_check.ts`). */
 export const TargetDefinitionSchema: z.ZodType<TargetDefinition> = z.looseObject({
   name: z.string().min(1),
   provider: z.string().min(1),
   judge_target: z.string().optional(),
 });
 
-/** Minimal shape of a targets file (full checks: `lib/targets/check.ts`). */
+/** Minimal shape of a targets file (full checks: `lib/dataset/targets_check.ts`). */
 export const TargetsFileSchema: z.ZodType<TargetsFile> = z.looseObject({
   $schema: z.string().optional(),
   targets: z.array(TargetDefinitionSchema),

@@ -1,7 +1,7 @@
 /**
  * The `trials` section of the run summary: per-case statistics over the trials of each case
  * (`--trials K`, `execution.trials`) and the gate that turns them into the case's verdict
- * (`--trials-gate mean|any|all|rate:X`). Computed by `lib/report/trials.ts`.
+ * (`--trials-gate mean|any|all|rate:X`). Computed by `lib/results/trials.ts`.
  *
  * @module
  */

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { isSecretName, redactValue } from "./redact.ts";
+import { isSecretName, redactValue } from "../text/redact.ts";
 import type { CallIdentity } from "./types.ts";
 
 /** Settings that do not change what a call answers. */

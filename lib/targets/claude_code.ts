@@ -25,7 +25,7 @@ import { type AgentInvocation, invokeAgent } from "./agent_target.ts";
 import { childEnv } from "./child_env.ts";
 import { createClaudeStreamParser } from "./claude_stream.ts";
 import { permitOf, type ProviderContext, type TargetCore } from "./provider_context.ts";
-import { createRedactor, isSecretName } from "./redact.ts";
+import { createRedactor, isSecretName } from "../text/redact.ts";
 import type { TargetRequest } from "./types.ts";
 
 /** Variables of Claude Code itself, passed on when set (besides the names listed in `env`). */

@@ -18,7 +18,7 @@ import { parseCliOutput } from "./cli_output.ts";
 import { getOk } from "./http.ts";
 import { permitOf, type ProviderContext, type TargetCore } from "./provider_context.ts";
 import { childEnv } from "./child_env.ts";
-import { redactText } from "./redact.ts";
+import { redactText } from "../text/redact.ts";
 import {
   DEFAULT_MAX_OUTPUT_BYTES,
   quoteShellArg,

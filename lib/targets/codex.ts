@@ -26,7 +26,7 @@ import { type AgentInvocation, invokeAgent } from "./agent_target.ts";
 import { childEnv } from "./child_env.ts";
 import { createCodexStreamParser } from "./codex_stream.ts";
 import { permitOf, type ProviderContext, type TargetCore } from "./provider_context.ts";
-import { createRedactor, isSecretName } from "./redact.ts";
+import { createRedactor, isSecretName } from "../text/redact.ts";
 
 /** Variables of Codex itself, passed on when set (besides the names listed in `env`). */
 const CODEX_VARIABLES =

@@ -1,6 +1,6 @@
 /**
  * The run's consent grant: which needs (commands a dataset defines, environment values sent to
- * a host nobody approved; see `loader/dataset_commands.ts`) this run may act on. The runner makes
+ * a host nobody approved; see `dataset/dataset_commands.ts`) this run may act on. The runner makes
  * an empty grant, the trust gate fills it with the needs it listed and the user allowed, and
  * every place that starts a dataset's process (code judges, aggregators, `cli` targets and
  * healthchecks, agent targets) or sends a target's environment values first asks the grant for
@@ -10,7 +10,7 @@
  *
  * @module
  */
-import type { NeedIdentity } from "../loader/dataset_commands.ts";
+import type { NeedIdentity } from "../dataset/dataset_commands.ts";
 
 /** A need as the grant sees it: its identity, what it starts (`argv`) and its key. */
 export type GrantedNeed = NeedIdentity & { key: string; argv?: readonly string[] };

@@ -23,7 +23,7 @@
  * @module
  */
 import { TargetError } from "./types.ts";
-import { redactText } from "./redact.ts";
+import { redactText } from "../text/redact.ts";
 
 /** Options of {@link postJson}. */
 export interface PostJsonOptions {

@@ -16,15 +16,20 @@ import {
   type TargetDefinition,
   type TargetsFile,
 } from "../schema/targets.ts";
-import { parseTargetSettings } from "./check.ts";
+import { parseTargetSettings } from "../dataset/targets_check.ts";
 import { suggest } from "../text/suggest.ts";
 import { ANTHROPIC_MAX_TOKENS, createAnthropicTarget } from "./anthropic.ts";
 import { createAzureTarget } from "./azure.ts";
 import { createClaudeCodeTarget } from "./claude_code.ts";
 import { createCliTarget } from "./cli.ts";
 import { createCodexTarget } from "./codex.ts";
-import { dropSecretRefs, interpolateEnv, type MissingEnvRef, type UsedEnvRef } from "./env.ts";
-import { TargetConfigError } from "./errors.ts";
+import {
+  dropSecretRefs,
+  interpolateEnv,
+  type MissingEnvRef,
+  type UsedEnvRef,
+} from "../dataset/env.ts";
+import { TargetConfigError } from "../dataset/targets_errors.ts";
 import { createGeminiTarget } from "./gemini.ts";
 import { DEFAULT_RETRY_STATUS_CODES } from "./http.ts";
 import { createMockTarget } from "./mock.ts";
@@ -32,7 +37,7 @@ import { createOpenAITarget } from "./openai.ts";
 import { ConsentGrant } from "./consent.ts";
 import { commandPermits, guardedFetch, sentVariables, targetNeeds } from "./target_needs.ts";
 import type { ProviderContext, TargetCore } from "./provider_context.ts";
-import { redactText, redactValue } from "./redact.ts";
+import { redactText, redactValue } from "../text/redact.ts";
 import { callIdentityOf } from "./call_identity.ts";
 import {
   type CallIdentity,
@@ -242,7 +247,7 @@ export function createTarget(definition: TargetDefinition, options: CreateTarget
  * ```ts
  * import assert from "node:assert/strict";
  * import { join } from "node:path";
- * import { loadTargetsFile } from "./targets_file.ts";
+ * import { loadTargetsFile } from "../dataset/targets_file.ts";
  * import { resolveTarget } from "./registry.ts";
  *
  * const dir = await Deno.makeTempDir();

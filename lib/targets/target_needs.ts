@@ -1,5 +1,5 @@
 /**
- * The one definition of what a target needs consent for (see `loader/dataset_commands.ts`):
+ * The one definition of what a target needs consent for (see `dataset/dataset_commands.ts`):
  *
  * - `cli`: its `command_template` (`cli_target`), a command healthcheck (`healthcheck`), and an
  *   HTTP healthcheck whose URL carries `${{ VAR }}` values (`env_host`);
@@ -17,16 +17,16 @@
  * @module
  */
 import { resolve } from "node:path";
-import { type DatasetCommand, type NeedIdentity, needKey } from "../loader/dataset_commands.ts";
+import { type DatasetCommand, type NeedIdentity, needKey } from "../dataset/dataset_commands.ts";
 import type { RunnableProvider } from "../schema/targets.ts";
 import { type CommandPermit, type ConsentGrant, ConsentNotGivenError } from "./consent.ts";
 import { TargetError } from "./types.ts";
-import type { PathKey } from "../source/yaml_source.ts";
+import type { PathKey } from "../dataset/yaml_source.ts";
 import { ANTHROPIC_BASE_URL } from "./anthropic.ts";
 import { azureChatUrl } from "./azure.ts";
 import { claudeCodeArgs } from "./claude_code.ts";
 import { codexArgs } from "./codex.ts";
-import type { UsedEnvRef } from "./env.ts";
+import type { UsedEnvRef } from "../dataset/env.ts";
 import { GEMINI_BASE_URL } from "./gemini.ts";
 import { OPENAI_BASE_URL } from "./openai.ts";
 import type { ClaudeCodeSettings, CodexSettings } from "../schema/targets.ts";

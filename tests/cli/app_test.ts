@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
 import denoJson from "../../deno.json" with { type: "json" };
 import { runCli } from "../../lib/cli/app.ts";
-import { type Command, type ParsedArgs, UsageError } from "../../lib/cli/command.ts";
-import { EvalLoadError } from "../../lib/loader/errors.ts";
+import type { Command, ParsedArgs } from "../../lib/cli/command.ts";
+import { UsageError } from "../../lib/errors/agentv_error.ts";
+import { EvalLoadError } from "../../lib/dataset/errors.ts";
 import { createBufferIO, REPO_ROOT } from "./_buffer_io.ts";
 
 /** A command that records its arguments and then does what `behaviour` says. */

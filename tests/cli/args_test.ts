@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { parseCommandArgs } from "../../lib/cli/args.ts";
 import { formatOptions } from "../../lib/cli/help.ts";
-import { UsageError } from "../../lib/cli/command.ts";
+import { UsageError } from "../../lib/errors/agentv_error.ts";
 
 const options = {
   root: { type: "string" as const, valueName: "DIR", description: "Dataset root" },

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { generateCommand } from "../../lib/cli/generate.ts";
-import { UsageError } from "../../lib/cli/command.ts";
+import { UsageError } from "../../lib/errors/agentv_error.ts";
 import { type RecordedRequest, startProviderServer } from "../_helpers/provider_servers.ts";
 import { createBufferIO } from "./_buffer_io.ts";
-import { FIXTURES, userPrompt } from "../evaluators/judged/_judge.ts";
+import { FIXTURES, userPrompt } from "../scoring/judged/_judge.ts";
 
 function rubricsFor(request: RecordedRequest): string {
   const outcome =

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { runCli } from "../../lib/cli/app.ts";
 import { runCommand } from "../../lib/cli/run.ts";
-import { readResults } from "../../lib/report/read_results.ts";
+import { readResults } from "../../lib/results/read_results.ts";
 import { tempTree } from "../_helpers/temp_tree.ts";
 import { createBufferIO } from "./_buffer_io.ts";
 

@@ -6,8 +6,8 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { readRunRecord, runRecordPath } from "../../lib/report/run_record.ts";
-import { shardOf } from "../../lib/runner/plan.ts";
+import { readRunRecord, runRecordPath } from "../../lib/results/run_record.ts";
+import { shardOf } from "../../lib/run/plan.ts";
 import { cli, project, rowsOf } from "../_helpers/run_project.ts";
 
 const TARGETS = "targets:\n  - name: default\n    provider: mock\n    echo: true\n";

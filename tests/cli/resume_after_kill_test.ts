@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { readRunRecord, runRecordPath } from "../../lib/report/run_record.ts";
+import { readRunRecord, runRecordPath } from "../../lib/results/run_record.ts";
 import { cli, containsSuite, project, rowsOf, runUntilKilled } from "../_helpers/run_project.ts";
 import { startProviderServer } from "../_helpers/provider_servers.ts";
 

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { runCli } from "../../lib/cli/app.ts";
 import { runCommand } from "../../lib/cli/run.ts";
-import { parseResults, readResults } from "../../lib/report/read_results.ts";
+import { parseResults, readResults } from "../../lib/results/read_results.ts";
 import type { ResultRow } from "../../lib/schema/result.ts";
 import { createBufferIO, REPO_ROOT } from "./_buffer_io.ts";
 import { tempTree, type Tree } from "../_helpers/temp_tree.ts";

@@ -1,7 +1,7 @@
 /** `agentv trust`: where the trust store lives and what it records. */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { isTrusted, trustFilePath } from "../../lib/cli/trust_store.ts";
+import { isTrusted, trustFilePath } from "../../lib/run/trust_store.ts";
 import { cli, project } from "../_helpers/run_project.ts";
 import { tempTree } from "../_helpers/temp_tree.ts";
 

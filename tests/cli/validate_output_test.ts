@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { runCli } from "../../lib/cli/app.ts";
 import { createBufferIO } from "./_buffer_io.ts";
-import { dataset, line, yamlCase } from "../loader/_helpers.ts";
+import { dataset, line, yamlCase } from "../dataset/_helpers.ts";
 
 Deno.test("validate prints \u2713/\u2717 lines, file:line:col diagnostics, a summary; exit 0/1", async () => {
   await using ds = await dataset({

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { join, relative, resolve } from "node:path";
 import { runCli } from "../../lib/cli/app.ts";
 import { validatePaths } from "../../lib/cli/validate.ts";
-import { discoverEvalFiles } from "../../lib/loader/discover.ts";
+import { discoverEvalFiles } from "../../lib/dataset/discover.ts";
 import type { ResultRow } from "../../lib/schema/result.ts";
 import { tempTree } from "../_helpers/temp_tree.ts";
 import { createBufferIO, REPO_ROOT } from "./_buffer_io.ts";

@@ -15,7 +15,7 @@ import denoJson from "../../deno.json" with { type: "json" };
 import { parseCommandArgs } from "../../lib/cli/args.ts";
 import { COMMANDS } from "../../lib/cli/commands.ts";
 import { parseShardArg } from "../../lib/cli/shard_arg.ts";
-import { readRunRecord, runRecordPath } from "../../lib/report/run_record.ts";
+import { readRunRecord, runRecordPath } from "../../lib/results/run_record.ts";
 import { REPO_ROOT } from "../cli/_buffer_io.ts";
 import { cli, project, rowsOf } from "../_helpers/run_project.ts";
 

@@ -7,10 +7,10 @@
 import assert from "node:assert/strict";
 import { extname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { Sandbox } from "../../lib/cli/sandbox.ts";
-import { EvalLoadError } from "../../lib/loader/errors.ts";
-import { loadEvalCases } from "../../lib/loader/load_eval_cases.ts";
-import { validateEvalFile } from "../../lib/loader/validate_eval_file.ts";
+import { Sandbox } from "../../lib/dataset/sandbox.ts";
+import { EvalLoadError } from "../../lib/dataset/errors.ts";
+import { loadEvalCases } from "../../lib/dataset/load_eval_cases.ts";
+import { validateEvalFile } from "../../lib/dataset/validate_eval_file.ts";
 import { DiagnosticSchema, EvalCaseSchema } from "../../lib/schema/eval_case.ts";
 
 const FIXTURES = fileURLToPath(new URL("../../fixtures/", import.meta.url));

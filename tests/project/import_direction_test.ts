@@ -1,9 +1,8 @@
 /**
  * The import direction of `lib/`, checked over the real module graph (`deno info --json`), as
- * std's `_tools/check_circular_package_dependencies.ts` does: imports flow one way,
- * cli → runner → evaluators/targets → loader → source/schema (the response cache, `cache`, is
- * used by runner and imports only schema/text), and the npm parsers stay behind
- * their folder.
+ * std's `_tools/check_circular_package_dependencies.ts` does: imports flow one way, down the
+ * pipeline the folder names tell (cli → render → compare → run → results, scoring → targets →
+ * dataset → fs → errors → schema → text), and the npm parsers stay behind their folder.
  */
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
@@ -18,45 +17,39 @@ const LIB = new URL("../../lib/", import.meta.url).href;
 const ENTRIES = [
   "main.ts",
   "mod.ts",
-  "lib/cli/load_worker.ts",
-  "lib/evaluators/module_judge_worker.ts",
+  "lib/dataset/load_worker.ts",
+  "lib/scoring/module_judge_worker.ts",
 ];
 
-/** Which other `lib/` folders each folder may import. A folder always may import itself. */
+/**
+ * Which other `lib/` folders each folder may import. A folder always may import itself. The
+ * layers, bottom to top: text, schema, errors, fs (shared by all); dataset (sources, loader, targets
+ * files, the sandbox); targets (providers); scoring (evaluators, judges); results (the run's
+ * data); run (spec, plan, pool, cache, budget, trust, resume); compare (pairing, statistics);
+ * render (the views); cli (one file per command).
+ */
 const ALLOWED: Record<string, readonly string[]> = {
   text: [],
   schema: ["text"],
-  source: ["text"],
-  loader: ["source", "schema", "text"],
-  targets: ["loader", "source", "schema", "text"],
-  prompt: ["targets", "schema", "text"],
-  evaluators: ["targets", "prompt", "loader", "source", "schema", "text"],
-  report: ["schema", "source", "text"],
-  cache: ["schema", "text"],
-  compare: ["report", "schema", "source", "text"],
-  generate: ["evaluators", "targets", "prompt", "loader", "source", "schema", "text"],
-  runner: [
-    "evaluators",
-    "targets",
-    "prompt",
-    "report",
-    "cache",
-    "loader",
-    "source",
-    "schema",
-    "text",
-  ],
+  errors: ["schema", "text"],
+  fs: ["errors", "schema", "text"],
+  dataset: ["fs", "errors", "schema", "text"],
+  targets: ["dataset", "fs", "errors", "schema", "text"],
+  scoring: ["targets", "dataset", "fs", "errors", "schema", "text"],
+  results: ["fs", "errors", "schema", "text"],
+  run: ["results", "scoring", "targets", "dataset", "fs", "errors", "schema", "text"],
+  compare: ["results", "fs", "errors", "schema", "text"],
+  render: ["compare", "results", "dataset", "fs", "errors", "schema", "text"],
   cli: [
-    "runner",
+    "render",
     "compare",
-    "generate",
-    "report",
-    "cache",
-    "evaluators",
+    "run",
+    "results",
+    "scoring",
     "targets",
-    "prompt",
-    "loader",
-    "source",
+    "dataset",
+    "fs",
+    "errors",
     "schema",
     "text",
   ],
@@ -71,8 +64,8 @@ const KNOWN: Record<string, string> = {};
 /** npm packages and the only folders that may import them. */
 const NPM_OWNERS: Record<string, readonly string[]> = {
   zod: ["schema"],
-  yaml: ["source"],
-  "jsonc-parser": ["source"],
+  yaml: ["dataset"],
+  "jsonc-parser": ["dataset"],
   re2js: ["text"],
 };
 
@@ -176,4 +169,24 @@ Deno.test("zod, yaml, jsonc-parser and re2js are imported only by their own fold
     }
   }
   assert.deepEqual(violations, [], violations.join("\n"));
+});
+
+Deno.test("every lib/ folder names its public surface in a mod.ts, and the root mod.ts re-exports only those", async () => {
+  const folders: string[] = [];
+  for await (const entry of Deno.readDir(new URL("../../lib/", import.meta.url))) {
+    if (entry.isDirectory) folders.push(entry.name);
+  }
+  assert.deepEqual(folders.sort(), Object.keys(ALLOWED).sort(), "the layers are the folders");
+  for (const folder of folders) {
+    if (folder === "cli") continue; // the commands: main.ts is its face
+    const mod = await Deno.readTextFile(new URL(`../../lib/${folder}/mod.ts`, import.meta.url));
+    assert.match(mod, /@module/, `lib/${folder}/mod.ts documents the folder`);
+    const code = mod.replace(/\/\*\*[\s\S]*?\*\//g, "").trim();
+    assert.match(code, /^(export \{[^}]*\} from "\.\/[a-z_/]+\.ts";\s*)+$/, `lib/${folder}/mod.ts`);
+  }
+  const root = await Deno.readTextFile(new URL("../../mod.ts", import.meta.url));
+  const code = root.replace(/\/\*\*[\s\S]*?\*\//g, "");
+  const sources = [...code.matchAll(/from "([^"]+)"/g)].map((m) => m[1]);
+  assert.ok(sources.length > 0);
+  for (const source of sources) assert.match(source, /^\.\/lib\/[a-z]+\/mod\.ts$/, source);
 });

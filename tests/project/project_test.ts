@@ -41,10 +41,14 @@ Deno.test("main.ts validates fixtures with exactly the compile task's permission
   assert.ok(flags.includes("--unstable-worker-options"), flags.join(" "));
   for (const name of Object.keys(tasks).filter((n) => n.startsWith("compile:"))) {
     assert.deepEqual(runtimeFlags(tasks[name]), flags, `${name} grants the same permissions`);
-    assert.match(tasks[name], /--include lib\/cli\/load_worker\.ts/, `${name} bundles the worker`);
     assert.match(
       tasks[name],
-      /--include lib\/evaluators\/module_judge_worker\.ts/,
+      /--include lib\/dataset\/load_worker\.ts/,
+      `${name} bundles the worker`,
+    );
+    assert.match(
+      tasks[name],
+      /--include lib\/scoring\/module_judge_worker\.ts/,
       `${name} bundles the module judge worker`,
     );
     // The registry imports command modules by computed specifiers, which compile cannot see.

@@ -109,7 +109,7 @@ Deno.test("every registry entry loads the command it lists, with the same name a
 Deno.test("the sandbox worker imports yaml and jsonc-parser only when a file needs them", async () => {
   // Both are CommonJS packages: the first one imported starts Deno's Node layer and CommonJS
   // loader (~50 ms in a fresh worker), which a JSONL dataset without a YAML sidecar never needs.
-  const { edges } = await staticGraph("lib/cli/load_worker.ts");
+  const { edges } = await staticGraph("lib/dataset/load_worker.ts");
   const commonJs = edges.filter((e) => /-> npm:\/?(yaml|jsonc-parser)@/.test(e));
   assert.deepEqual(commonJs, [], `import them on first use instead:\n${commonJs.join("\n")}`);
 });
@@ -118,7 +118,7 @@ Deno.test("the targets check imports jsonc-parser only for a JSON or JSONC targe
   // The sandbox checks each case's target against the targets file (run does too, on its main
   // thread). Most targets files are YAML; jsonc-parser is CommonJS, ~30 ms to import when it is
   // the first CommonJS package (a JSONL dataset with a JSON targets file).
-  for (const entry of ["lib/runner/check_case_targets.ts", "lib/targets/targets_file.ts"]) {
+  for (const entry of ["lib/dataset/check_case_targets.ts", "lib/dataset/targets_file.ts"]) {
     const { edges } = await staticGraph(entry);
     const jsonc = edges.filter((e) => /-> npm:\/?jsonc-parser@/.test(e));
     assert.deepEqual(jsonc, [], `${entry}: import it on first use instead:\n${jsonc.join("\n")}`);
@@ -127,11 +127,11 @@ Deno.test("the targets check imports jsonc-parser only for a JSON or JSONC targe
 
 Deno.test("the sandbox worker loads the regex engine only for files that hold patterns", async () => {
   // The engine (re2js) is a large module: a file without `regex`/`pattern` never needs it.
-  const { edges } = await staticGraph("lib/cli/load_worker.ts");
+  const { edges } = await staticGraph("lib/dataset/load_worker.ts");
   const engine = edges.filter((e) => /-> npm:.*re2js/.test(e));
   assert.deepEqual(engine, [], `load it with loadLinearRegex() instead:\n${engine.join("\n")}`);
   const probe = `
-    import { loadEvalFile } from "./lib/loader/load_eval_file.ts";
+    import { loadEvalFile } from "./lib/dataset/load_eval_file.ts";
     import { linearRegexLoaded } from "./lib/text/linear_regex.ts";
     const dir = await Deno.makeTempDir();
     await Deno.mkdir(dir + "/.agentv");

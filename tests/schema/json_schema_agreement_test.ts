@@ -8,10 +8,10 @@ import assert from "node:assert/strict";
 import { basename, dirname, extname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import Ajv2020Module from "ajv/dist/2020.js";
-import { discoverEvalFiles } from "../../lib/loader/discover.ts";
-import { validateEvalFile } from "../../lib/loader/validate_eval_file.ts";
+import { discoverEvalFiles } from "../../lib/dataset/discover.ts";
+import { validateEvalFile } from "../../lib/dataset/validate_eval_file.ts";
 import { evalFileJsonSchema, sidecarJsonSchema } from "../../lib/schema/json_schema.ts";
-import { parseYamlSource } from "../../lib/source/yaml_source.ts";
+import { parseYamlSource } from "../../lib/dataset/yaml_source.ts";
 import { tempTree } from "../_helpers/temp_tree.ts";
 
 const REPO = fileURLToPath(new URL("../../", import.meta.url));

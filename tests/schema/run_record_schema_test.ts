@@ -5,8 +5,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import Ajv2020Module from "ajv/dist/2020.js";
-import { runRecordPath } from "../../lib/report/run_record.ts";
-import { runEval } from "../../lib/runner/run_eval.ts";
+import { runRecordPath } from "../../lib/results/run_record.ts";
+import { runEval } from "../../lib/run/run_eval.ts";
 import { runRecordJsonSchema } from "../../lib/schema/run_record.ts";
 import { project } from "../_helpers/run_project.ts";
 

@@ -5,7 +5,7 @@
  * @module
  */
 import { fileURLToPath } from "node:url";
-import { loadEvalCases } from "../../lib/loader/load_eval_cases.ts";
+import { loadEvalCases } from "../../lib/dataset/load_eval_cases.ts";
 import type { Diagnostic, EvalCase } from "../../lib/schema/eval_case.ts";
 
 /** Absolute path of a file under `fixtures/seeds/`. */

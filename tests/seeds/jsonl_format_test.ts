@@ -4,8 +4,8 @@
  */
 import assert from "node:assert/strict";
 import { dirname } from "node:path";
-import { EvalLoadError } from "../../lib/loader/errors.ts";
-import { loadEvalCases } from "../../lib/loader/load_eval_cases.ts";
+import { EvalLoadError } from "../../lib/dataset/errors.ts";
+import { loadEvalCases } from "../../lib/dataset/load_eval_cases.ts";
 import { load, only, seed } from "./_helpers.ts";
 
 async function rejects(path: string): Promise<EvalLoadError> {
@@ -166,7 +166,7 @@ Deno.test("Resolve relative file reference", async () => {
 });
 
 Deno.test("Resolve guideline files from JSONL", async () => {
-  const { renderPrompt } = await import("../../lib/prompt/render_prompt.ts");
+  const { renderPrompt } = await import("../../lib/targets/render_prompt.ts");
   const c = await only("guidelines/evals/dataset.jsonl");
   const path = seed("guidelines/evals/python.instructions.md");
   assert.deepEqual(c.guideline_paths, [path]);

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { runEval } from "../../lib/runner/run_eval.ts";
+import { runEval } from "../../lib/run/run_eval.ts";
 import { tempTree } from "../_helpers/temp_tree.ts";
 
 /**

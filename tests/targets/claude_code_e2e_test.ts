@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { runEval } from "../../lib/runner/run_eval.ts";
+import { runEval } from "../../lib/run/run_eval.ts";
 import type { ResultRow } from "../../lib/schema/result.ts";
 import type { ToolCall } from "../../lib/schema/message.ts";
 import { locateAgentCli } from "../_helpers/agent_clis.ts";

@@ -9,8 +9,8 @@ import { fileURLToPath } from "node:url";
 import { createTarget } from "../../lib/targets/registry.ts";
 import { TargetError, type TargetRequest } from "../../lib/targets/types.ts";
 import type { EvalCase } from "../../lib/schema/eval_case.ts";
-import { runEval } from "../../lib/runner/run_eval.ts";
-import { UntrustedDatasetError } from "../../lib/runner/run_permission.ts";
+import { runEval } from "../../lib/run/run_eval.ts";
+import { UntrustedDatasetError } from "../../lib/run/run_permission.ts";
 import { project } from "../_helpers/run_project.ts";
 import { tempTree, type Tree } from "../_helpers/temp_tree.ts";
 

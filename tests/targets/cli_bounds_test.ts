@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { runEval } from "../../lib/runner/run_eval.ts";
+import { runEval } from "../../lib/run/run_eval.ts";
 import { createTarget } from "../../lib/targets/registry.ts";
 import { runShell } from "../../lib/targets/shell.ts";
 import { REPO_ROOT } from "../cli/_buffer_io.ts";

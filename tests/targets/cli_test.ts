@@ -4,7 +4,7 @@ import { parseCliOutput } from "../../lib/targets/cli_output.ts";
 import { renderCommandTemplate } from "../../lib/targets/cli.ts";
 import { createTarget, resolveTarget } from "../../lib/targets/registry.ts";
 import { invokeWithRetry } from "../../lib/targets/retry.ts";
-import { loadTargetsFile } from "../../lib/targets/targets_file.ts";
+import { loadTargetsFile } from "../../lib/dataset/targets_file.ts";
 import { makeCase, makeRequest } from "./_request.ts";
 import { FIXTURES } from "./_request.ts";
 

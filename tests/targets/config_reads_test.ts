@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { runCli } from "../../lib/cli/app.ts";
-import { loadDotEnv } from "../../lib/targets/env.ts";
+import { loadDotEnv } from "../../lib/dataset/env.ts";
 import { createBufferIO } from "../cli/_buffer_io.ts";
 import { tempTree, type Tree } from "../_helpers/temp_tree.ts";
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { interpolateEnv, loadDotEnv, mergeEnv, parseDotEnv } from "../../lib/targets/env.ts";
-import { TargetConfigError } from "../../lib/targets/errors.ts";
+import { interpolateEnv, loadDotEnv, mergeEnv, parseDotEnv } from "../../lib/dataset/env.ts";
+import { TargetConfigError } from "../../lib/dataset/targets_errors.ts";
 import { createTarget, resolveTarget } from "../../lib/targets/registry.ts";
 import { makeRequest } from "./_request.ts";
 import { FIXTURES } from "./_request.ts";

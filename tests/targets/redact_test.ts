@@ -6,7 +6,7 @@ import {
   redactSourceLine,
   redactText,
   redactValue,
-} from "../../lib/targets/redact.ts";
+} from "../../lib/text/redact.ts";
 import type { ResultRow } from "../../lib/schema/result.ts";
 
 const LONG = "sk-test-SECRET-123";

@@ -7,9 +7,9 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { readResults } from "../../lib/report/read_results.ts";
+import { readResults } from "../../lib/results/read_results.ts";
 import type { ResultRow } from "../../lib/schema/result.ts";
-import { createRedactor, isStructuralValue } from "../../lib/targets/redact.ts";
+import { createRedactor, isStructuralValue } from "../../lib/text/redact.ts";
 import { cli, project } from "../_helpers/run_project.ts";
 
 /** A run whose target's key is `secret` (from the dataset's `.env`); resolves to its rows. */

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { createTarget } from "../../lib/targets/registry.ts";
-import { redactText, redactValue } from "../../lib/targets/redact.ts";
+import { redactText, redactValue } from "../../lib/text/redact.ts";
 import { invokeWithRetry } from "../../lib/targets/retry.ts";
 import type { Target } from "../../lib/targets/types.ts";
 import { type ProviderKind, startProviderServer } from "../_helpers/provider_servers.ts";

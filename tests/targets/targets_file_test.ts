@@ -1,13 +1,13 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { TargetConfigError, TargetsFileError } from "../../lib/targets/errors.ts";
+import { TargetConfigError, TargetsFileError } from "../../lib/dataset/targets_errors.ts";
 import { createTarget, resolveTarget } from "../../lib/targets/registry.ts";
 import {
   discoverTargetsFile,
   loadTargetsFile,
   validateTargetsFile,
-} from "../../lib/targets/targets_file.ts";
+} from "../../lib/dataset/targets_file.ts";
 import { FIXTURES } from "./_request.ts";
 import { tempTree } from "../_helpers/temp_tree.ts";
 

@@ -6,10 +6,10 @@
 import assert from "node:assert/strict";
 import { runCli } from "../../lib/cli/app.ts";
 import { runCommand } from "../../lib/cli/run.ts";
-import { readResults } from "../../lib/report/read_results.ts";
+import { readResults } from "../../lib/results/read_results.ts";
 import { parseCliOutput } from "../../lib/targets/cli_output.ts";
 import { createTarget } from "../../lib/targets/registry.ts";
-import { loadTargetsFile, validateTargetsFile } from "../../lib/targets/targets_file.ts";
+import { loadTargetsFile, validateTargetsFile } from "../../lib/dataset/targets_file.ts";
 import { TargetError } from "../../lib/targets/types.ts";
 import { createBufferIO } from "../cli/_buffer_io.ts";
 import { tempTree } from "../_helpers/temp_tree.ts";

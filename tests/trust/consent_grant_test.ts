@@ -8,9 +8,9 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { evaluatorCommand } from "../../lib/loader/dataset_commands.ts";
-import { evaluateCodeJudge } from "../../lib/evaluators/code_judge.ts";
-import { evaluateComposite } from "../../lib/evaluators/composite.ts";
+import { evaluatorCommand } from "../../lib/dataset/dataset_commands.ts";
+import { evaluateCodeJudge } from "../../lib/scoring/code_judge.ts";
+import { evaluateComposite } from "../../lib/scoring/composite.ts";
 import { CommandPermit, ConsentGrant } from "../../lib/targets/consent.ts";
 import { createTarget } from "../../lib/targets/registry.ts";
 import type { TargetRequest } from "../../lib/targets/types.ts";
@@ -18,7 +18,7 @@ import type { CodeJudgeConfig, CompositeConfig } from "../../lib/schema/evaluato
 import type { EvalCase } from "../../lib/schema/eval_case.ts";
 import { startProviderServer } from "../_helpers/provider_servers.ts";
 import { tempTree, type Tree } from "../_helpers/temp_tree.ts";
-import { makeContext } from "../evaluators/_context.ts";
+import { makeContext } from "../scoring/_context.ts";
 import { exists } from "./_attack.ts";
 
 const SCORE = `echo '{"score": 1}'`;
@@ -167,30 +167,30 @@ Deno.test("every process agentv starts goes through a permit", async () => {
   for (const list of Object.values(callers)) list.sort();
   assert.deepEqual(callers, {
     "new Deno.Command": [
-      "evaluators/judge_host.ts",
-      "evaluators/script_process.ts",
+      "scoring/judge_host.ts",
+      "scoring/script_process.ts",
       "targets/agent_cli.ts",
       "targets/shell.ts",
     ],
     runShell: ["targets/cli.ts", "targets/shell.ts"],
     runScript: [
-      "evaluators/code_judge.ts",
-      "evaluators/composite.ts",
-      "evaluators/script_process.ts",
+      "scoring/code_judge.ts",
+      "scoring/composite.ts",
+      "scoring/script_process.ts",
     ],
     runAgentCli: ["targets/agent_cli.ts", "targets/agent_target.ts"],
   });
   const source = (rel: string) => Deno.readTextFile(new URL(rel, lib));
   // The judge host is agentv itself (its own executable, or deno running its own host module)
   // serving module judges under deny-all permissions: agentv's process, not the dataset's.
-  assert.match(await source("evaluators/judge_host.ts"), /new Deno\.Command\(program,/);
-  assert.match(await source("evaluators/judge_host.ts"), /Deno\.execPath\(\)/);
+  assert.match(await source("scoring/judge_host.ts"), /new Deno\.Command\(program,/);
+  assert.match(await source("scoring/judge_host.ts"), /Deno\.execPath\(\)/);
   // `ps` (finding an agent's leftover processes) is agentv's own, not the dataset's.
   assert.match(await source("targets/agent_cli.ts"), /new Deno\.Command\("ps"/);
   assert.match(await source("targets/cli.ts"), /permitOf\(context, "cli_target"\)\.template/);
   assert.match(await source("targets/cli.ts"), /permitOf\(context, "healthcheck"\)\.template/);
   assert.match(await source("targets/agent_target.ts"), /agent\.permit\(\)\.argv/);
-  assert.match(await source("evaluators/script_process.ts"), /permit: CommandPermit/);
+  assert.match(await source("scoring/script_process.ts"), /permit: CommandPermit/);
 });
 
 async function* walk(dir: URL): AsyncGenerator<string> {

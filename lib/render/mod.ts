@@ -1,0 +1,21 @@
+/**
+ * The views of a run: console progress and summary, diagnostics, JUnit, Markdown, HTML and the
+ * compare views.
+ *
+ * @module
+ */
+export { type CompareStyle, renderCompareText, type RenderTextOptions } from "./compare_text.ts";
+export { renderCompareMarkdown } from "./compare_markdown.ts";
+export { type CompareHtmlOptions, renderCompareHtml } from "./compare_html.ts";
+export { type JunitReportOptions, renderJunitReport } from "./junit.ts";
+export { type MarkdownReportOptions, renderMarkdownReport } from "./markdown.ts";
+export {
+  type AnnotationOptions,
+  type CaseSourceLocation,
+  renderAnnotations,
+} from "./annotations.ts";
+export {
+  type HtmlCaseDetails,
+  type HtmlReportOptions,
+  renderHtmlReport,
+} from "./html/render_html_report.ts";

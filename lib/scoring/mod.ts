@@ -1,0 +1,23 @@
+/**
+ * The third stage: evaluators (one file per kind, a static registry), judges, code judges and
+ * their sandboxed host, and case scores and verdicts.
+ *
+ * @module
+ */
+export {
+  type CodeJudgeFunction,
+  type CodeJudgePayload,
+  type CodeJudgeResult,
+} from "./code_judge_types.ts";
+export { runEvaluator } from "./run_evaluator.ts";
+export { scoreToVerdict } from "./verdict.ts";
+export { aggregateCaseScore, type CaseScore } from "./case_score.ts";
+export {
+  type EvaluationContext,
+  type EvaluatorFn,
+  type EvaluatorOutcome,
+  type JudgeClient,
+  type JudgeHosts,
+  type JudgeReply,
+  type JudgeRequest,
+} from "./types.ts";
