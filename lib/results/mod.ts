@@ -67,3 +67,11 @@ export {
   summarizeResults,
   type SummaryError,
 } from "./summary.ts";
+export {
+  appendLabel,
+  caseRunKey,
+  LABELS_FILE,
+  latestLabels,
+  readLabels,
+  type ReadLabelsOutput,
+} from "./labels.ts";

@@ -69,3 +69,4 @@ export {
   type FileChangesConfig,
 } from "./evaluator_types.ts";
 export { type WorkspaceChanges } from "./workspace.ts";
+export { type Label, LabelSchema } from "./label.ts";
