@@ -9,15 +9,21 @@
  * @module
  */
 import { loadEvalFile } from "../loader/load_eval_file.ts";
-import { validateEvalFile } from "../loader/validate_eval_file.ts";
+import { checkEvalFile } from "../loader/validate_eval_file.ts";
 import { confineReads } from "./confine_reads.ts";
-import type { CaseTargetChecker } from "../runner/check_case_targets.ts";
+import type { TargetsVerdict } from "../runner/check_case_targets.ts";
 import { displayPath } from "./render.ts";
-import type { FileReport, TargetCheck, WorkerRequest, WorkerResponse } from "./sandbox.ts";
+import type {
+  FileReport,
+  TargetCheck,
+  VerdictMessage,
+  WorkerRequest,
+  WorkerResponse,
+} from "./sandbox_protocol.ts";
 
 /** The worker's global scope, as far as this module uses it. */
 const scope = globalThis as unknown as {
-  onmessage: ((event: MessageEvent<WorkerRequest>) => void) | null;
+  onmessage: ((event: MessageEvent<WorkerRequest | VerdictMessage>) => void) | null;
   postMessage(message: WorkerResponse): void;
 };
 
@@ -25,6 +31,9 @@ async function handle(request: WorkerRequest): Promise<unknown> {
   const { path, root, verbose } = request;
   confineReads(root, request.alsoRead);
   if (request.op === "load") return await loadEvalFile(path, { root, verbose });
+  if (request.op === "targets") {
+    return await verdictLoader(request.check ?? { cwd: root })(path, root);
+  }
   // Targets and config checks (and their schemas) are imported only when such a file comes up.
   if (request.kind === "targets") {
     const { validateTargetsFile } = await import("../targets/targets_file.ts");
@@ -36,48 +45,79 @@ async function handle(request: WorkerRequest): Promise<unknown> {
     const report = await validateConfigFile(path, { root });
     return { ...report, kind: "config", cases: 0 } satisfies FileReport;
   }
-  // The target check's modules load while the file is validated.
-  const checker = request.check ? targetChecker(request.check) : undefined;
-  const { targets, ...report } = await validateEvalFile(path, { root, verbose });
-  if (checker && targets.length > 0) {
+  const check = request.check;
+  // The targets file is read while the cases are (here, or by another worker that sends it).
+  const verdict = check === undefined
+    ? undefined
+    : request.verdictFollows
+    ? followingVerdict(request.id).then((v) => v ?? verdictLoader(check)(path, root))
+    : verdictLoader(check)(path, root);
+  verdict?.catch(() => {}); // awaited below, or not needed when no case is valid
+  const { report, targets } = await checkEvalFile(path, { root, verbose });
+  if (check && verdict && targets.size > 0) {
     // Every case's target must exist in the targets file that applies, as `run` requires.
-    const diagnostics = await checker({ file: path, root, targets });
+    const { caseTargetDiagnostics } = await import("../runner/check_case_targets.ts");
+    const diagnostics = await caseTargetDiagnostics(await verdict, path, targets, {
+      ...(check.targetOverride !== undefined ? { targetOverride: check.targetOverride } : {}),
+    });
     report.diagnostics.push(...diagnostics);
     if (diagnostics.length > 0) report.valid = false;
   }
   return { ...report, kind: "eval" } satisfies FileReport;
 }
 
-const checkers = new Map<string, CaseTargetChecker>();
+const loaders = new Map<string, (evalFile: string, root: string) => Promise<TargetsVerdict>>();
 
-/** One checker per set of options, so each targets file is read once per worker. */
-function targetChecker(check: TargetCheck): CaseTargetChecker {
+/** One verdict loader per set of options, so each targets file is read once per worker. */
+function verdictLoader(
+  check: TargetCheck,
+): (evalFile: string, root: string) => Promise<TargetsVerdict> {
   const key = JSON.stringify([check.targetsFile, check.targetOverride, check.cwd]);
-  let checker = checkers.get(key);
-  if (!checker) {
+  let loader = loaders.get(key);
+  if (!loader) {
     // The check (and the targets schema) is imported on first use, then kept.
     const loading = import("../runner/check_case_targets.ts").then((m) =>
-      m.createCaseTargetChecker({
+      m.createTargetsVerdictLoader({
         ...(check.targetsFile !== undefined ? { targetsFile: check.targetsFile } : {}),
-        ...(check.targetOverride !== undefined ? { targetOverride: check.targetOverride } : {}),
         displayPath: (p) => displayPath(p, check.cwd),
       })
     );
-    checker = async (evalFile) => (await loading)(evalFile);
-    checkers.set(key, checker);
+    loader = async (evalFile, root) => (await loading)(evalFile, root);
+    loaders.set(key, loader);
   }
-  return checker;
+  return loader;
+}
+
+/** Verdicts sent for `validate` requests, by request id (see {@link VerdictMessage}). */
+const verdicts = new Map<number, PromiseWithResolvers<TargetsVerdict | undefined>>();
+
+function verdictSlot(id: number): PromiseWithResolvers<TargetsVerdict | undefined> {
+  let slot = verdicts.get(id);
+  if (!slot) {
+    slot = Promise.withResolvers();
+    verdicts.set(id, slot);
+  }
+  return slot;
+}
+
+/** The verdict another worker read for request `id` (it may arrive before the request). */
+function followingVerdict(id: number): Promise<TargetsVerdict | undefined> {
+  return verdictSlot(id).promise.finally(() => verdicts.delete(id));
 }
 
 scope.onmessage = async (event) => {
-  const request = event.data;
+  const message = event.data;
+  if (message.op === "verdict") {
+    verdictSlot(message.id).resolve(message.verdict);
+    return;
+  }
   try {
-    scope.postMessage({ id: request.id, ok: true, value: await handle(request) });
+    scope.postMessage({ id: message.id, ok: true, value: await handle(message) });
   } catch (error) {
     const e = error instanceof Error ? error : new Error(String(error));
     const diagnostics = (e as { diagnostics?: unknown }).diagnostics;
     scope.postMessage({
-      id: request.id,
+      id: message.id,
       ok: false,
       error: {
         name: e.name,

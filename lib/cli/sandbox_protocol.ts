@@ -5,7 +5,10 @@
  * @module
  */
 import type { CaseTargetUse } from "../loader/validate_eval_file.ts";
+import type { TargetsVerdict } from "../runner/check_case_targets.ts";
 import type { Diagnostic } from "../schema/eval_case.ts";
+
+export type { TargetsVerdict };
 
 /** What a file is: an eval dataset, a `.agentv/targets.*` file or a `.agentv/config.yaml`. */
 export type FileKind = "eval" | "targets" | "config";
@@ -42,10 +45,13 @@ export interface TargetCheck {
   cwd: string;
 }
 
-/** A request to the worker (see `load_worker.ts`). */
+/**
+ * A request to the worker (see `load_worker.ts`): load or validate a file, or (`targets`) read
+ * the targets file that applies to eval file `path` into a {@link TargetsVerdict}.
+ */
 export type WorkerRequest = {
   id: number;
-  op: "load" | "validate";
+  op: "load" | "validate" | "targets";
   kind: FileKind;
   path: string;
   root: string;
@@ -53,7 +59,18 @@ export type WorkerRequest = {
   alsoRead: string[];
   verbose: boolean;
   check?: TargetCheck;
+  /**
+   * With `check` on a `validate`: the verdict on the targets file comes in a later
+   * {@link VerdictMessage} (read by another sandbox worker meanwhile) instead of being read here.
+   */
+  verdictFollows?: boolean;
 };
+
+/**
+ * The verdict for the `validate` request `id` that said `verdictFollows`; without `verdict` (it
+ * could not be read elsewhere) the worker reads the targets file itself.
+ */
+export type VerdictMessage = { op: "verdict"; id: number; verdict?: TargetsVerdict };
 
 /** A worker's answer. */
 export type WorkerResponse =

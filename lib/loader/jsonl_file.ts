@@ -11,7 +11,6 @@ import {
   type JsonlLine,
   locateInJsonLine,
   parseJsonLine,
-  splitJsonlLines,
 } from "../source/jsonl_source.ts";
 import {
   CaseIds,
@@ -222,49 +221,6 @@ export function jsonDepth(text: string): number {
     }
   }
   return max;
-}
-
-/**
- * The sites with their columns: a JSONL case site records only its line (see
- * `LoadOptions.sites`); for the few that a message points at, the file is read again through the
- * loader's reader and just those lines are parsed. Sites of other files, or already located, are
- * returned as they are.
- *
- * @example
- * ```ts
- * import { join } from "node:path";
- * import type { CaseSite } from "./case_pipeline.ts";
- * const dir = await Deno.makeTempDir();
- * const file = join(dir, "cases.jsonl");
- * await Deno.writeTextFile(file, '{"id": "a", "execution": {"target": "x"}}\n');
- * const sites: CaseSite[] = [{ line: 1, path: "execution.target", ownTarget: true }];
- * const [site] = await locateJsonlSites(file, sites);
- * console.log(site.column); // 38
- * await Deno.remove(dir, { recursive: true });
- * ```
- */
-export async function locateJsonlSites<T extends CaseSite>(
-  file: string,
-  sites: readonly T[],
-): Promise<T[]> {
-  const wanted = new Set<number>();
-  for (const s of sites) if (s.line !== undefined && s.column === undefined) wanted.add(s.line);
-  if (wanted.size === 0 || !file.toLowerCase().endsWith(".jsonl")) return [...sites];
-  const texts = new Map<number, string>();
-  try {
-    for (const line of splitJsonlLines(await readSourceText(file))) {
-      if (wanted.has(line.line)) texts.set(line.line, line.text);
-    }
-  } catch {
-    return [...sites]; // the file changed or went away: the lines are still right
-  }
-  return sites.map((s) => {
-    const text = s.line === undefined || s.column !== undefined ? undefined : texts.get(s.line);
-    const column = text === undefined
-      ? undefined
-      : locateInJsonLine(text, s.ownTarget ? ["execution", "target"] : ["id"]);
-    return column === undefined ? s : { ...s, column };
-  });
 }
 
 /** Bytes read at a time by {@link readJsonlLines}. */

@@ -4,17 +4,18 @@
  * @module
  */
 import type { Diagnostic } from "../schema/eval_case.ts";
-import type { CaseSite } from "./case_pipeline.ts";
+import {
+  type CaseTargets,
+  type CaseTargetUse,
+  JsonlTargets,
+  ListedTargets,
+} from "./case_targets.ts";
+import { prepareLoad } from "./context.ts";
 import { EvalLoadError } from "./errors.ts";
+import { validateJsonlCases } from "./jsonl_validate.ts";
 import { loadEvalFile } from "./load_eval_file.ts";
 
-/** A valid case's target and where the case names it (for checking it against targets files). */
-export type CaseTargetUse = CaseSite & {
-  /** Case id. */
-  id: string;
-  /** The target name the case runs against (case, file or sidecar `execution.target`). */
-  target: string;
-};
+export type { CaseTargets, CaseTargetUse };
 
 /** The report of {@link validateEvalFile}. */
 export interface EvalFileReport {
@@ -45,47 +46,92 @@ export async function validateEvalFile(
   path: string,
   options: { verbose?: boolean; root?: string } = {},
 ): Promise<EvalFileReport> {
+  const { report, targets } = await checkEvalFile(path, { ...options, keepIds: true });
+  // The ids were kept: the uses are listed without reading the file again.
+  const all = targets instanceof JsonlTargets
+    ? await targets.select(() => true, { located: false })
+    : await targets.select(() => true);
+  return { ...report, targets: all };
+}
+
+/**
+ * {@link validateEvalFile} without listing the targets: they come back as {@link CaseTargets},
+ * which for a JSONL file hold 4 bytes a case. `validate` checks them against the targets file.
+ * `plainCases: false` sends every JSONL line through the whole case pipeline (the reference the
+ * quick path is tested against).
+ *
+ * @example
+ * ```ts ignore
+ * const { report, targets } = await checkEvalFile("evals/big.jsonl");
+ * console.log(report.cases, targets.names());
+ * ```
+ */
+export async function checkEvalFile(
+  path: string,
+  options: { verbose?: boolean; root?: string; keepIds?: boolean; plainCases?: boolean } = {},
+): Promise<{ report: Omit<EvalFileReport, "targets">; targets: CaseTargets }> {
   const diagnostics: Diagnostic[] = [];
+  const onDiagnostic = (d: Diagnostic) => diagnostics.push(d);
   let cases = 0;
-  let targets: CaseTargetUse[] = [];
+  let targets: CaseTargets = new ListedTargets([]);
   try {
-    // Cases are counted as they are validated, never kept: only their targets are.
-    await loadEvalFile(path, {
-      verbose: options.verbose,
-      root: options.root,
-      onDiagnostic: (d) => diagnostics.push(d),
-      sites: true,
-      onCase: (c, site) => {
-        cases++;
-        targets.push({
-          ...site,
-          path: site?.path ?? "",
-          ownTarget: site?.ownTarget ?? false,
-          id: c.id,
-          target: c.execution.target,
-        });
-      },
-    });
-  } catch (e) {
-    if (e instanceof EvalLoadError) {
-      diagnostics.push(...e.diagnostics);
-    } else {
-      diagnostics.push({
-        severity: "error",
-        file: path,
-        message: `Internal error while loading the file: ${
-          e instanceof Error ? e.message : String(e)
-        }; expected a clean load; please report this as a bug with the file`,
+    const format = path.toLowerCase().endsWith(".jsonl") ? "jsonl" : "other";
+    if (format === "jsonl") {
+      const setup = await prepareLoad(path, { ...options, onDiagnostic });
+      for (const d of setup.diagnostics) onDiagnostic(d);
+      const checked = await validateJsonlCases(setup, {
+        verbose: options.verbose ?? false,
+        report: onDiagnostic,
+        ...(options.plainCases !== undefined ? { plainCases: options.plainCases } : {}),
+        ...(options.keepIds !== undefined ? { keepIds: options.keepIds } : {}),
       });
+      cases = checked.cases;
+      targets = checked.targets;
+    } else {
+      // Cases are counted as they are validated, never kept: only their targets are.
+      const uses: CaseTargetUse[] = [];
+      await loadEvalFile(path, {
+        verbose: options.verbose,
+        root: options.root,
+        onDiagnostic,
+        sites: true,
+        onCase: (c, site) => {
+          cases++;
+          uses.push({
+            ...site,
+            path: site?.path ?? "",
+            ownTarget: site?.ownTarget ?? false,
+            id: c.id,
+            target: c.execution.target,
+          });
+        },
+      });
+      targets = new ListedTargets(uses);
     }
+  } catch (e) {
+    diagnostics.push(...loadFailure(path, e));
     cases = 0;
-    targets = [];
+    targets = new ListedTargets([]);
   }
   return {
-    file: path,
-    valid: !diagnostics.some((d) => d.severity === "error"),
-    cases,
-    diagnostics,
+    report: {
+      file: path,
+      valid: !diagnostics.some((d) => d.severity === "error"),
+      cases,
+      diagnostics,
+    },
     targets,
   };
+}
+
+/** The diagnostics of a file-level failure. */
+function loadFailure(path: string, e: unknown): Diagnostic[] {
+  if (e instanceof EvalLoadError) return e.diagnostics;
+  return [{
+    severity: "error",
+    file: path,
+    message: `Internal error while loading the file: ${
+      e instanceof Error ? e.message : String(e)
+    }; expected a clean load; please report this as a bug with the file`,
+  }];
 }
