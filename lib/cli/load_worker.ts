@@ -6,9 +6,12 @@
  * outside would pass the runtime check; the worker therefore also confines Deno's file-reading
  * functions (see `confine_reads.ts`) before it loads anything.
  *
+ * What it imports at start is what its name asks for (see `SandboxPreload`): the loader and its
+ * schemas, nothing more than the JSONL path (a file of plain cases needs no schema), or the
+ * targets file check. Everything else is imported when a request needs it.
+ *
  * @module
  */
-import { loadEvalFile } from "../loader/load_eval_file.ts";
 import { checkEvalFile } from "../loader/validate_eval_file.ts";
 import { confineReads } from "./confine_reads.ts";
 import type { TargetsVerdict } from "../runner/check_case_targets.ts";
@@ -23,14 +26,30 @@ import type {
 
 /** The worker's global scope, as far as this module uses it. */
 const scope = globalThis as unknown as {
+  name: string;
   onmessage: ((event: MessageEvent<WorkerRequest | VerdictMessage>) => void) | null;
   postMessage(message: WorkerResponse): void;
 };
 
+/** Starts importing what this worker's requests will need (see the module doc). */
+function preload(name: string): void {
+  const settle = (p: Promise<unknown>) => void p.catch(() => {}); // a request reports failures
+  if (name.endsWith("-targets")) {
+    settle(import("../runner/check_case_targets.ts"));
+    settle(import("../targets/targets_file.ts"));
+    settle(import("../source/yaml_source.ts").then((m) => m.loadYamlParser()));
+  } else if (!name.endsWith("-jsonl")) settle(import("../loader/load_eval_file.ts"));
+}
+
+preload(scope.name);
+
 async function handle(request: WorkerRequest): Promise<unknown> {
   const { path, root, verbose } = request;
   confineReads(root, request.alsoRead);
-  if (request.op === "load") return await loadEvalFile(path, { root, verbose });
+  if (request.op === "load") {
+    const { loadEvalFile } = await import("../loader/load_eval_file.ts");
+    return await loadEvalFile(path, { root, verbose });
+  }
   if (request.op === "targets") {
     return await verdictLoader(request.check ?? { cwd: root })(path, root);
   }

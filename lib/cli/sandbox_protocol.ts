@@ -6,6 +6,7 @@
  */
 import type { CaseTargetUse } from "../loader/validate_eval_file.ts";
 import type { TargetsVerdict } from "../runner/check_case_targets.ts";
+import { EvalLoadError } from "../loader/errors.ts";
 import type { Diagnostic } from "../schema/eval_case.ts";
 
 export type { TargetsVerdict };
@@ -80,3 +81,22 @@ export type WorkerResponse =
     ok: false;
     error: { name: string; message: string; stack?: string; diagnostics?: Diagnostic[] };
   };
+
+/**
+ * Rebuilds an error thrown in the worker: `EvalLoadError` keeps its class and diagnostics.
+ *
+ * @example
+ * ```ts
+ * import { reviveWorkerError } from "./sandbox_protocol.ts";
+ * reviveWorkerError({ name: "TypeError", message: "boom" }).name; // "TypeError"
+ * ```
+ */
+export function reviveWorkerError(error: Extract<WorkerResponse, { ok: false }>["error"]): Error {
+  if (error.name === "EvalLoadError" && error.diagnostics) {
+    return new EvalLoadError(error.message, error.diagnostics);
+  }
+  const revived = new Error(error.message);
+  revived.name = error.name;
+  if (error.stack) revived.stack = `${error.stack}\n    (in the sandbox worker)`;
+  return revived;
+}

@@ -8,7 +8,7 @@
  * @module
  */
 import type { CaseSite } from "./case_pipeline.ts";
-import { readJsonlLines } from "./jsonl_file.ts";
+import { readJsonlLines } from "./jsonl_reader.ts";
 import { locateInJsonLine } from "../source/jsonl_source.ts";
 import { EvalLoadError } from "./errors.ts";
 

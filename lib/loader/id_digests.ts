@@ -30,49 +30,48 @@ export interface SuspectLine {
  * ```
  */
 export class IdDigests {
-  #low = new Int32Array(1024);
-  #high = new Int32Array(1024);
-  /** First line of each slot's id; 0 marks a free slot. */
-  #lines = new Int32Array(1024);
+  /** Open addressing, three ints a slot: the two hashes and the first line (0: a free slot). */
+  #slots = new Int32Array(3 << 14);
+  #capacity = 1 << 14;
   #size = 0;
   /** Lines whose hashes were seen before, in line order. */
   readonly suspects: SuspectLine[] = [];
 
   /** Records the id of the valid case on `line` (lines come in increasing order). */
   add(id: string, line: number): void {
-    if ((this.#size + 1) * 2 > this.#lines.length) this.#grow();
+    if ((this.#size + 1) * 2 > this.#capacity) this.#grow();
     const low = hashId(id);
     const high = secondHash;
-    const mask = this.#lines.length - 1;
+    const slots = this.#slots;
+    const mask = this.#capacity - 1;
     let slot = low & mask;
-    while (this.#lines[slot] !== 0) {
-      if (this.#low[slot] === low && this.#high[slot] === high) {
-        this.suspects.push({ line, first: this.#lines[slot] });
+    while (slots[slot * 3 + 2] !== 0) {
+      if (slots[slot * 3] === low && slots[slot * 3 + 1] === high) {
+        this.suspects.push({ line, first: slots[slot * 3 + 2] });
         return;
       }
       slot = (slot + 1) & mask;
     }
-    this.#low[slot] = low;
-    this.#high[slot] = high;
-    this.#lines[slot] = line;
+    slots[slot * 3] = low;
+    slots[slot * 3 + 1] = high;
+    slots[slot * 3 + 2] = line;
     this.#size++;
   }
 
   #grow(): void {
-    const [low, high, lines] = [this.#low, this.#high, this.#lines];
-    const size = lines.length * 2;
-    this.#low = new Int32Array(size);
-    this.#high = new Int32Array(size);
-    this.#lines = new Int32Array(size);
-    const mask = size - 1;
-    for (let i = 0; i < lines.length; i++) {
-      if (lines[i] === 0) continue;
-      let slot = low[i] & mask;
-      while (this.#lines[slot] !== 0) slot = (slot + 1) & mask;
-      this.#low[slot] = low[i];
-      this.#high[slot] = high[i];
-      this.#lines[slot] = lines[i];
+    const old = this.#slots;
+    this.#capacity *= 2;
+    const slots = new Int32Array(this.#capacity * 3);
+    const mask = this.#capacity - 1;
+    for (let i = 0; i < old.length; i += 3) {
+      if (old[i + 2] === 0) continue;
+      let slot = old[i] & mask;
+      while (slots[slot * 3 + 2] !== 0) slot = (slot + 1) & mask;
+      slots[slot * 3] = old[i];
+      slots[slot * 3 + 1] = old[i + 1];
+      slots[slot * 3 + 2] = old[i + 2];
     }
+    this.#slots = slots;
   }
 }
 

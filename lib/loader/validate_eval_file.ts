@@ -13,7 +13,6 @@ import {
 import { prepareLoad } from "./context.ts";
 import { EvalLoadError } from "./errors.ts";
 import { validateJsonlCases } from "./jsonl_validate.ts";
-import { loadEvalFile } from "./load_eval_file.ts";
 
 export type { CaseTargets, CaseTargetUse };
 
@@ -88,7 +87,9 @@ export async function checkEvalFile(
       cases = checked.cases;
       targets = checked.targets;
     } else {
-      // Cases are counted as they are validated, never kept: only their targets are.
+      // Cases are counted as they are validated, never kept: only their targets are. (The loader,
+      // and zod with it, is imported here: a JSONL file of plain cases needs neither.)
+      const { loadEvalFile } = await import("./load_eval_file.ts");
       const uses: CaseTargetUse[] = [];
       await loadEvalFile(path, {
         verbose: options.verbose,
