@@ -136,8 +136,9 @@ class LineCheck {
   async finish(): Promise<JsonlValidation> {
     if (this.#malformed.length > 0) throw EvalLoadError.from(this.#malformed);
     const found = this.#found;
-    if (this.#ids.suspects.length > 0) {
-      for (const d of await duplicateDiagnostics(this.#setup, this.#ids.suspects)) {
+    const suspects = this.#ids.suspects();
+    if (suspects.length > 0) {
+      for (const d of await duplicateDiagnostics(this.#setup, suspects)) {
         found.push(d);
         this.#targets.remove(d.line!);
         this.#cases--;

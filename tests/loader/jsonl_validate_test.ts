@@ -116,13 +116,13 @@ Deno.test("IdDigests makes a repeated id a suspect, and only equal ids are confi
   const digests = new IdDigests();
   const ids = ["x", "y", "x", "z", "y", "x"];
   ids.forEach((id, i) => digests.add(id, i + 1));
-  assert.deepEqual(digests.suspects, [
+  assert.deepEqual(digests.suspects(), [
     { line: 3, first: 1 },
     { line: 5, first: 2 },
     { line: 6, first: 1 },
   ]);
   const idOf = new Map(ids.map((id, i) => [i + 1, id]));
-  assert.deepEqual(confirmDuplicates(digests.suspects, idOf), [
+  assert.deepEqual(confirmDuplicates(digests.suspects(), idOf), [
     { line: 3, first: 1 },
     { line: 5, first: 2 },
     { line: 6, first: 1 },
@@ -138,9 +138,9 @@ Deno.test("IdDigests makes a repeated id a suspect, and only equal ids are confi
 Deno.test("IdDigests keeps 100,000 distinct ids apart (no suspect) while growing", () => {
   const digests = new IdDigests();
   for (let i = 1; i <= 100_000; i++) digests.add(`case-${i}`, i);
-  assert.deepEqual(digests.suspects, []);
+  assert.deepEqual(digests.suspects(), []);
   digests.add("case-77", 100_001);
-  assert.deepEqual(digests.suspects, [{ line: 100_001, first: 77 }]);
+  assert.deepEqual(digests.suspects(), [{ line: 100_001, first: 77 }]);
 });
 
 Deno.test("validate of a JSONL file whose target is undefined names each case, at its target", async () => {
