@@ -15,7 +15,6 @@
 import { checkEvalFile } from "../loader/validate_eval_file.ts";
 import { confineReads } from "./confine_reads.ts";
 import type { TargetsVerdict } from "../runner/check_case_targets.ts";
-import { displayPath } from "./render.ts";
 import type {
   FileReport,
   TargetCheck,
@@ -95,7 +94,10 @@ function verdictLoader(
   let loader = loaders.get(key);
   if (!loader) {
     // The check (and the targets schema) is imported on first use, then kept.
-    const loading = import("../runner/check_case_targets.ts").then((m) =>
+    const loading = Promise.all([
+      import("../runner/check_case_targets.ts"),
+      import("./render.ts"),
+    ]).then(([m, { displayPath }]) =>
       m.createTargetsVerdictLoader({
         ...(check.targetsFile !== undefined ? { targetsFile: check.targetsFile } : {}),
         displayPath: (p) => displayPath(p, check.cwd),
