@@ -33,70 +33,68 @@ type Obj = Record<string, unknown>;
  * ```
  */
 export function isPlainCase(record: Obj): boolean {
+  // Each of these is given once at most: with both, the pipeline decides which one is ignored.
   let input = false;
   let outcome = false;
   let expected = false;
   for (const key in record) {
     const value = record[key];
     switch (key) {
-      case "id":
-        if (!nonEmptyString(value)) return false;
-        break;
       case "expected_outcome":
       case "outcome":
-        // Both given: the alias is ignored, which the pipeline decides.
         if (outcome || typeof value !== "string" || value.trim() === "") return false;
         outcome = true;
         break;
       case "input":
-        if (input || !(typeof value === "string" || messageList(value, false))) return false;
+      case "input_messages": {
+        const text = key === "input" && typeof value === "string";
+        if (input || (!text && !messageList(value, false))) return false;
         input = true;
         break;
-      case "input_messages":
-        if (input || !messageList(value, false)) return false;
-        input = true;
-        break;
+      }
       case "expected_output":
-        if (expected || !expectedOutput(value)) return false;
-        expected = true;
-        break;
       case "expected_messages":
-        if (expected || !(value === null || messageList(value, true))) return false;
+        if (expected) return false;
+        if (key === "expected_output" ? !expectedOutput(value) : !expectedMessages(value)) {
+          return false;
+        }
         expected = true;
         break;
-      case "execution":
-        if (!execution(value)) return false;
-        break;
-      case "evaluators":
-        if (!evaluatorList(value)) return false;
-        break;
-      case "evaluator":
-        if (!(EVALUATOR_TYPES as readonly unknown[]).includes(value)) return false;
-        break;
-      case "rubrics":
-        if (!rubricList(value)) return false;
-        break;
-      case "conversation_id":
-      case "description":
-      case "note":
-      case "notes":
-      case "question":
-      case "reference_answer":
-        if (typeof value !== "string") return false;
-        break;
-      case "metadata":
-        if (!isObject(value)) return false;
-        break;
-      case "tags":
-        if (!stringList(value, 0)) return false;
-        break;
-      default:
-        return false; // an unknown key: a warning
+      default: {
+        const check = CASE_KEYS.get(key); // an unknown key is a warning
+        if (check === undefined || !check(value)) return false;
+      }
     }
   }
   if (typeof record.id !== "string" || !outcome || !input) return false;
   // Inline rubrics add a weighted evaluator; otherwise some evaluator must count.
   return record.rubrics !== undefined || someWeight(record.evaluators);
+}
+
+/** The checks of the case keys that stand alone (aliased keys are checked in `isPlainCase`). */
+const CASE_KEYS = new Map<string, (value: unknown) => boolean>([
+  ["id", nonEmptyString],
+  ["execution", execution],
+  ["evaluators", evaluatorList],
+  ["evaluator", (v) => (EVALUATOR_TYPES as readonly unknown[]).includes(v)],
+  ["rubrics", rubricList],
+  ["conversation_id", isString],
+  ["description", isString],
+  ["note", isString],
+  ["notes", isString],
+  ["question", isString],
+  ["reference_answer", isString],
+  ["metadata", isObject],
+  ["tags", (v) => stringList(v, 0)],
+]);
+
+function isString(value: unknown): boolean {
+  return typeof value === "string";
+}
+
+/** `expected_messages`: null, or a list of messages (possibly empty). */
+function expectedMessages(value: unknown): boolean {
+  return value === null || messageList(value, true);
 }
 
 function isObject(value: unknown): value is Obj {
