@@ -137,6 +137,7 @@ export {
   discoverEvalFiles,
   type EvalFileReport,
   EvalLoadError,
+  type FileNeedsReport,
   type LoadedEvalFile,
   type LoadedTargetsFile,
   loadEvalCases,
@@ -152,6 +153,7 @@ export {
   type TargetsFileReadOptions,
   type TargetsValidation,
   validateEvalFile,
+  type ValidateEvalFileOptions,
   validateTargetsFile,
 } from "./lib/dataset/mod.ts";
 export {

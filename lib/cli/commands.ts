@@ -40,7 +40,8 @@ export const COMMANDS: readonly LazyCommand[] = [
     name: "validate",
     summary: "Check eval files, targets and config without running anything",
     ...lazy("./validate.ts", (m: typeof import("./validate.ts")) => m.validateCommand),
-    prestart: (args, cwd) => prestartSandbox(args, cwd, { alsoReadFlag: "targets" }),
+    prestart: (args, cwd) =>
+      prestartSandbox(args, cwd, { alsoReadFlag: "targets", jsonlFirst: true }),
   },
   {
     name: "compare",
