@@ -69,9 +69,11 @@ export {
 } from "./summary.ts";
 export {
   appendLabel,
+  appendLabels,
   caseRunKey,
   LABELS_FILE,
   latestLabels,
   readLabels,
   type ReadLabelsOutput,
 } from "./labels.ts";
+export { LABEL_CSV_COLUMNS, parseLabelsCsv } from "./labels_csv.ts";

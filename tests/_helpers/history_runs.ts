@@ -112,10 +112,13 @@ export function runRecord(spec: RunSpec, resultsPath: string): RunRecord {
   };
 }
 
-/** Writes a fixture run to `<dir>/<run id>.jsonl` (and its record); returns the results path. */
+/**
+ * Writes a fixture run to `<dir>/<run id>.jsonl` (other characters than letters, digits, `.`, `_`
+ * and `-` as `_`) and its record; returns the results path.
+ */
 export async function writeRun(dir: string, spec: RunSpec): Promise<string> {
   await Deno.mkdir(dir, { recursive: true });
-  const path = join(dir, `${spec.runId}.jsonl`);
+  const path = join(dir, `${spec.runId.replace(/[^A-Za-z0-9._-]+/g, "_")}.jsonl`);
   const rows = runRows(spec).map((r) => JSON.stringify(r)).join("\n") + "\n";
   await Deno.writeTextFile(path, rows);
   if (spec.status !== null) {

@@ -60,16 +60,46 @@ export function renderHtmlReport(
   rows: readonly ResultRow[],
   options: HtmlReportOptions = {},
 ): string {
-  const title = options.title ?? "agentv report";
-  const projected = rows.map((row) => projectRow(row, options.caseDetails));
-  const data = {
-    title,
+  const data = reportPageData(rows, options);
+  return renderHtmlPage({ kind: "report", title: data.title, data });
+}
+
+/** The data the report page script reads (see {@link renderHtmlReport}). */
+export interface ReportPageData {
+  /** The page title. */
+  title: string;
+  /** Where the rows came from. */
+  source: string | null;
+  /** When the page was made (ISO), or null. */
+  generated_at: string | null;
+  /** Whether some case ran more than once (the table gets a trial column). */
+  trials: boolean;
+  /** The rows as the page shows them (see {@link projectRow}). */
+  rows: Record<string, unknown>[];
+}
+
+/**
+ * The data of the report page, which `renderHtmlReport` embeds and the local viewer serves as
+ * JSON for its run page.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { reportPageData } from "./render_html_report.ts";
+ * assert.equal(reportPageData([], { title: "t" }).title, "t");
+ * ```
+ */
+export function reportPageData(
+  rows: readonly ResultRow[],
+  options: HtmlReportOptions = {},
+): ReportPageData {
+  return {
+    title: options.title ?? "agentv report",
     source: options.source ?? null,
     generated_at: options.generatedAt?.toISOString() ?? null,
     trials: rows.some((row) => typeof row.trial === "number" && row.trial > 0),
-    rows: projected,
+    rows: rows.map((row) => projectRow(row, options.caseDetails)),
   };
-  return renderHtmlPage({ kind: "report", title, data });
 }
 
 /**
