@@ -73,6 +73,11 @@ async function fileState(path: string): Promise<FileState> {
   };
 }
 
+/** The first {@link HEAD_BYTES} of a regular file (what names a run that has no id anywhere). */
+export async function fileHead(path: string): Promise<Uint8Array> {
+  return (await fileState(path)).head;
+}
+
 async function statOrNull(path: string): Promise<Deno.FileInfo | null> {
   try {
     const info = await Deno.stat(path);

@@ -15,6 +15,7 @@ export {
   type StoreFacets,
 } from "./history_store.ts";
 export {
+  fileHead,
   findResultsFiles,
   importLabelsFile,
   type IndexReport,

@@ -43,7 +43,8 @@ export function openSqliteDriver(path: string): SqlDriver {
       return Promise.resolve();
     },
     all(sql, params = []) {
-      return Promise.resolve(prepare(sql).all(...params) as SqlRow[]);
+      // node:sqlite gives objects without a prototype: plain ones compare and spread as expected.
+      return Promise.resolve(prepare(sql).all(...params).map((r) => ({ ...r }) as SqlRow));
     },
     run(sql, params = []) {
       prepare(sql).run(...params);
