@@ -82,11 +82,11 @@ function sideBySide(runs) {
     const a = runs[Number(left.value)];
     const b = runs[Number(right.value)];
     holder.replaceChildren(
+      section("Answer diff", diffView(answer(a), answer(b))),
       el("div", { class: "sides" }, [
         el("div", { class: "side side-a" }, [el("h3", { class: "side-title", text: a.run_id + " (" + fmtScore(a.score) + ")" }), caseView(a.rows[0])]),
         el("div", { class: "side side-b" }, [el("h3", { class: "side-title", text: b.run_id + " (" + fmtScore(b.score) + ")" }), caseView(b.rows[0])]),
       ]),
-      section("Answer diff", diffView(answer(a), answer(b))),
     );
   };
   left.addEventListener("change", show);

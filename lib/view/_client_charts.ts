@@ -48,7 +48,7 @@ function barChart(options) {
       svgEl("title", { text: bar.label + ": " + (options.format ? options.format(bar.value) : bar.value) }),
     ]);
     svg.append(rect);
-    if (bars.length <= 12) {
+    if (bars.length <= 6 || i % 2 === 0) {
       svg.append(svgEl("text", { x: (x + step * 0.38).toFixed(1), y: h - bottom + 14, class: "tick mid", text: bar.label.length > 10 ? bar.label.slice(0, 9) + "\u2026" : bar.label }));
     }
   });
