@@ -5,12 +5,13 @@
  *
  * @module
  */
-import { dirname, join, resolve } from "node:path";
+import { resolve } from "node:path";
 import type { OptionSpec, ParsedArgs } from "./command.ts";
 import type { CommandIO } from "./command.ts";
 import { UsageError } from "../errors/agentv_error.ts";
 import type { HistoryStore } from "../store/history_store.ts";
 import { isPostgresUrl, openHistoryStore, STORE_ENV } from "../store/open_store.ts";
+import { projectRoot } from "./project_root.ts";
 
 /** The `--store` option. */
 export const STORE_OPTION: OptionSpec = {
@@ -26,32 +27,6 @@ export const ROOT_OPTION: OptionSpec = {
   valueName: "DIR",
   description: "Project root (default: the nearest folder above holding .agentv/ or .git)",
 };
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.stat(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** The project root of `cwd`: the nearest folder at or above it with `.agentv/` or `.git`. */
-export async function projectRoot(cwd: string, given?: unknown): Promise<string> {
-  if (given !== undefined) {
-    if (typeof given !== "string" || given.trim() === "") {
-      throw new UsageError("--root must name a folder", "e.g. --root .");
-    }
-    return resolve(cwd, given);
-  }
-  let dir = resolve(cwd);
-  while (true) {
-    if (await exists(join(dir, ".agentv")) || await exists(join(dir, ".git"))) return dir;
-    const parent = dirname(dir);
-    if (parent === dir) return resolve(cwd);
-    dir = parent;
-  }
-}
 
 /** An opened store and where it is. */
 export interface StoreArg {

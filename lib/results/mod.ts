@@ -77,3 +77,4 @@ export {
   type ReadLabelsOutput,
 } from "./labels.ts";
 export { LABEL_CSV_COLUMNS, parseLabelsCsv } from "./labels_csv.ts";
+export { compareLabels, type LabelAgreement, type LabelComparison } from "./label_agreement.ts";

@@ -13,17 +13,17 @@ import { CLIENT_RUN } from "./_client_run.ts";
 import { CLIENT_VIEW } from "./_client_view.ts";
 import { VIEW_CSS } from "./_styles.ts";
 
-/** The viewer's pages and their paths. */
-export const VIEW_PAGES = {
+/** A page of the viewer. */
+export type ViewPage = "runs" | "run" | "case" | "trends" | "compare";
+
+/** The viewer's pages by path. */
+export const VIEW_PAGES: Readonly<Record<string, ViewPage>> = {
   "/": "runs",
   "/run": "run",
   "/case": "case",
   "/trend": "trends",
   "/compare": "compare",
-} as const;
-
-/** A page of the viewer. */
-export type ViewPage = typeof VIEW_PAGES[keyof typeof VIEW_PAGES];
+};
 
 const TITLES: Record<ViewPage, string> = {
   runs: "agentv view: runs",

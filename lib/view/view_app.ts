@@ -109,10 +109,9 @@ export function createViewApp(options: ViewAppOptions): ViewApp {
       const refusal = checkRequest(req, { token, port });
       if (refusal !== null) return answer(refusal.message + "\n", refusal.status, "text/plain");
       const path = new URL(req.url).pathname;
-      if (path in VIEW_PAGES) {
-        return answer(page(VIEW_PAGES[path as keyof typeof VIEW_PAGES]), 200, "text/html");
-      }
-      const route = API_ROUTES[path];
+      const kind = Object.hasOwn(VIEW_PAGES, path) ? VIEW_PAGES[path] : undefined;
+      if (kind !== undefined) return answer(page(kind), 200, "text/html");
+      const route = Object.hasOwn(API_ROUTES, path) ? API_ROUTES[path] : undefined;
       if (route === undefined) return answer("Not found\n", 404, "text/plain");
       if ((path === "/api/labels") !== (req.method === "POST")) {
         return answer("Method not allowed\n", 405, "text/plain");

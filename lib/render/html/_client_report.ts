@@ -147,6 +147,7 @@ function summaryView(data) {
     tile("Error", counts.error, "error"),
     counts.skipped ? tile("Skipped", counts.skipped, "skipped") : null,
     tile("Mean score", scored ? (sum / scored).toFixed(3) : "\u2013", "mean"),
+    data.labels && data.labels.labels ? tile("Labelled / disagree", data.labels.labels + " / " + data.labels.disagreements, "labels") : null,
   ]);
   const box = el("div", { class: "summary" }, [tiles]);
   if (evaluators.size > 0) {
@@ -162,9 +163,22 @@ function summaryView(data) {
   }
   return box;
 }
+function labelsOfRow(data, row) {
+  if (!data.labels || !Array.isArray(data.labels.items)) return [];
+  return data.labels.items.filter((i) => i && i.label && i.label.run_id === row.run_id && i.label.dataset === row.dataset && i.label.eval_id === row.eval_id && i.label.target === row.target && i.label.trial === row.trial);
+}
+function recordedLabels(data, row) {
+  const items = labelsOfRow(data, row);
+  if (items.length === 0) return null;
+  return section("Human labels", el("ul", { class: "labels" }, items.map((i) => el("li", { class: i.disagrees ? "disagree" : null, text:
+    String(i.label.reviewer) + " (" + (i.label.evaluator === null ? "case" : "evaluator " + String(i.label.evaluator)) + "): " +
+    (i.label.label === null ? "" : String(i.label.label)) + (i.label.score === null ? "" : " score " + fmtScore(i.label.score)) +
+    (i.disagrees ? " \u2260 agentv " + String(i.automatic) : "") + (i.label.note ? " \u2013 " + String(i.label.note) : "") }))));
+}
 function startReport(given, hooks) {
   const data = given || readData();
   const extend = hooks || {};
+  if (!extend.caseExtras && data.labels) extend.caseExtras = (row) => recordedLabels(data, row) || document.createDocumentFragment();
   const rows = Array.isArray(data.rows) ? data.rows : [];
   const app = document.getElementById("app");
   document.title = data.title;

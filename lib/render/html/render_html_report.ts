@@ -7,6 +7,7 @@
  * @module
  */
 import type { ResultRow } from "../../schema/result.ts";
+import type { LabelAgreement } from "../../results/label_agreement.ts";
 import { renderHtmlPage } from "./html_page.ts";
 
 /** What a case's eval file says, when the caller has it (results rows do not always carry it). */
@@ -31,6 +32,8 @@ export interface HtmlReportOptions {
    * `lm_provider_request.question` and `expected_outcome` / `expected_output` are shown.
    */
   caseDetails?: (row: ResultRow) => HtmlCaseDetails | undefined;
+  /** Human labels of the rows beside agentv's verdicts (a tile, and each case's labels). */
+  labels?: LabelAgreement;
 }
 
 /**
@@ -43,6 +46,7 @@ export interface HtmlReportOptions {
  * ```ts
  * import assert from "node:assert/strict";
  * import type { ResultRow } from "../../schema/result.ts";
+import type { LabelAgreement } from "../../results/label_agreement.ts";
  * import { renderHtmlReport } from "./render_html_report.ts";
  *
  * const row = {
@@ -76,6 +80,8 @@ export interface ReportPageData {
   trials: boolean;
   /** The rows as the page shows them (see {@link projectRow}). */
   rows: Record<string, unknown>[];
+  /** Human labels and how they compare with agentv's verdicts, when given. */
+  labels?: LabelAgreement;
 }
 
 /**
@@ -99,6 +105,7 @@ export function reportPageData(
     generated_at: options.generatedAt?.toISOString() ?? null,
     trials: rows.some((row) => typeof row.trial === "number" && row.trial > 0),
     rows: rows.map((row) => projectRow(row, options.caseDetails)),
+    ...(options.labels !== undefined ? { labels: options.labels } : {}),
   };
 }
 
