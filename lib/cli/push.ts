@@ -19,6 +19,7 @@ import type { HistoryStore } from "../store/history_store.ts";
 import type { RunRecord } from "../schema/run_record.ts";
 import { displayPath } from "../fs/display_path.ts";
 import { renderDiagnosticsFor } from "../render/diagnostics.ts";
+import { escapeControl } from "../text/escape_control.ts";
 
 /** The results files named on the command line (a folder: the results files under it). */
 async function resultsFiles(args: string[], io: CommandIO): Promise<string[]> {
@@ -72,9 +73,9 @@ async function pushFile(store: HistoryStore, path: string, io: CommandIO): Promi
   const replaced = await store.hasRun(run.entry.run_id);
   await store.putRun(run);
   io.stdout(
-    `${
-      replaced ? "updated" : "pushed"
-    } run ${run.entry.run_id} (${run.rows.length} row(s)) from ${shown}\n`,
+    `${replaced ? "updated" : "pushed"} run ${
+      escapeControl(run.entry.run_id)
+    } (${run.rows.length} row(s)) from ${shown}\n`,
   );
   return read.problems.length === 0;
 }

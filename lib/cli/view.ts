@@ -58,6 +58,7 @@ async function run(args: ParsedArgs, io: CommandIO): Promise<number> {
       const report = await indexResults(store, dirs, { signal: io.signal });
       io.stderr(
         `Indexed ${report.indexed} new or changed results file(s), ${report.unchanged} unchanged` +
+          (report.skipped > 0 ? `, ${report.skipped} skipped (no result rows)` : "") +
           (report.removed > 0 ? `, ${report.removed} run(s) whose file is gone taken out` : "") +
           "\n",
       );

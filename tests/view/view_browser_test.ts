@@ -214,9 +214,33 @@ Deno.test({
           await page.evaluate(`document.querySelectorAll("img, #app script").length`),
           0,
         );
-        await page.goto(`${origin}/?token=${token}`);
-        await ready(page);
-        assert.equal(await page.evaluate(`document.querySelectorAll("img").length`), 0);
+        const dataset = encodeURIComponent(`<b>${HOSTILE}</b>`);
+        const target = encodeURIComponent("<img src=y onerror=alert(3)>");
+        for (
+          const path of [
+            "/?",
+            `/trend?dataset=${dataset}&target=${target}&`,
+            `/trend?`,
+            `/case?dataset=${dataset}&target=${target}&eval_id=${
+              encodeURIComponent(`${HOSTILE}-0`)
+            }&`,
+            `/compare?base=${id}&cand=${id}&`,
+          ]
+        ) {
+          await page.goto(`${origin}${path}token=${token}`);
+          await ready(page);
+          assert.equal(
+            await page.evaluate(`document.querySelectorAll("img, #app script").length`),
+            0,
+            path,
+          );
+          assert.equal(await page.evaluate(`document.getElementById("view-error")`), null, path);
+        }
+        assert.ok(
+          (await page.evaluate<string>(`document.getElementById("pairs").textContent`)).includes(
+            `${HOSTILE}-0`,
+          ),
+        );
         assert.deepEqual(page.dialogs, []);
         assert.deepEqual(page.problems, []);
       });
