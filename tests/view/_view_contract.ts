@@ -47,6 +47,15 @@ export async function writeFixtureRuns(dir: string): Promise<void> {
     extra: (i) => ({
       eval_id: `${HOSTILE}-${i}`,
       misses: [HOSTILE],
+      workspace: {
+        template: null,
+        path: null,
+        added: [`${HOSTILE}.txt`],
+        modified: [],
+        deleted: [],
+        diff: `+++ b/${HOSTILE}.txt\n+${HOSTILE_ANSWER}\n`,
+        diff_truncated: false,
+      },
       output_messages: [{
         role: "assistant",
         tool_calls: [{ tool: "<img src=y onerror=alert(4)>", input: { q: HOSTILE } }],

@@ -210,6 +210,11 @@ Deno.test({
         const text = await page.evaluate<string>(`document.getElementById("case").textContent`);
         assert.ok(text.includes(HOSTILE_ANSWER));
         assert.ok(text.includes("<img src=y onerror=alert(4)>"));
+        assert.ok(text.includes(`added: ${HOSTILE}.txt`), "the workspace changes are shown");
+        assert.equal(
+          await page.evaluate(`document.querySelector("#case pre.workspace-diff").textContent`),
+          `+++ b/${HOSTILE}.txt\n+${HOSTILE_ANSWER}\n`,
+        );
         assert.equal(
           await page.evaluate(`document.querySelectorAll("img, #app script").length`),
           0,
