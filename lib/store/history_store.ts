@@ -6,196 +6,42 @@
  *
  * @module
  */
-import { expandRow } from "../results/row_format.ts";
 import type { Label } from "../schema/label.ts";
 import type { ResultRow } from "../schema/result.ts";
-import type { RunRecord } from "../schema/run_record.ts";
 import { AgentvError } from "../errors/agentv_error.ts";
 import { compactRow } from "../results/row_format.ts";
 import { schemaStatements, STORE_SCHEMA_VERSION } from "./schema_sql.ts";
-import type { SqlDriver, SqlRow, SqlValue } from "./sql_driver.ts";
-import type { RunEntry, RunFigures, RunGroup, StoredRun } from "./stored_run.ts";
+import type { SqlDriver, SqlValue } from "./sql_driver.ts";
+import type { RunEntry, RunGroup, StoredRun } from "./stored_run.ts";
+import type {
+  CaseRunHistory,
+  FileEntry,
+  RunDetail,
+  RunFilter,
+  SeriesKey,
+  StoreFacets,
+} from "./store_types.ts";
+import {
+  entryOfRow,
+  figureValues,
+  FILE_COLUMNS,
+  fileOfRow,
+  GROUP_COLUMNS,
+  groupOfRow,
+  RESULT_COLUMNS,
+  rowOfJson,
+  RUN_COLUMNS,
+} from "./store_rows.ts";
 import { LABEL_COLUMNS, labelKey, labelOf, labelValues } from "./store_labels.ts";
 
-/** What the run list is narrowed to (every field optional). */
-export interface RunFilter {
-  /** Runs with rows of this dataset. */
-  dataset?: string;
-  /** Runs with rows of this target. */
-  target?: string;
-  /** Runs with this status (`finished`, `interrupted`, `failed`, `running`, `unknown`). */
-  status?: string;
-  /** Runs started at or after this ISO date or time. */
-  from?: string;
-  /** Runs started before the end of this ISO date (or before this time). */
-  to?: string;
-  /** At most this many runs, newest first (default 5,000). */
-  limit?: number;
-}
-
-/** A run with its groups and record. */
-export interface RunDetail {
-  /** The run's list entry. */
-  entry: RunEntry;
-  /** One group per dataset and target. */
-  groups: RunGroup[];
-  /** Its run record, when it has one. */
-  record: RunRecord | null;
-}
-
-/** One run of a case (all its trials there). */
-export interface CaseRunHistory {
-  /** The run. */
-  run_id: string;
-  /** When the run started. */
-  started_at: string;
-  /** The case's rows in that run (one per trial). */
-  rows: ResultRow[];
-}
-
-/** A series: one dataset on one target, and how many runs it has. */
-export interface SeriesKey {
-  /** The dataset. */
-  dataset: string;
-  /** The target. */
-  target: string;
-  /** Runs in the series. */
-  runs: number;
-  /** When its latest run started. */
-  latest: string;
-}
-
-/** An indexed results file (see `index_results.ts`). */
-export interface FileEntry {
-  /** Absolute path. */
-  path: string;
-  /** Size in bytes when read. */
-  size: number;
-  /** Modification time in ms when read (null when the system reports none). */
-  mtime_ms: number | null;
-  /** SHA-256 of its first 64 KiB. */
-  head_sha256: string;
-  /** Size of its run record when read (null without one). */
-  record_size: number | null;
-  /** Modification time of its run record when read. */
-  record_mtime_ms: number | null;
-  /** The run it holds (null when it held no result rows). */
-  run_id: string | null;
-}
-
-/** Values that select lists, for the viewer's filters. */
-export interface StoreFacets {
-  /** Every dataset. */
-  datasets: string[];
-  /** Every target. */
-  targets: string[];
-  /** Every run status. */
-  statuses: string[];
-}
-
-const FIGURE_COLUMNS = [
-  "row_count",
-  "scored",
-  "passed",
-  "borderline",
-  "failed",
-  "errors",
-  "mean_score",
-  "score_sd",
-  "cost_usd",
-  "duration_mean_ms",
-] as const;
-
-const RUN_COLUMNS = [
-  "run_id",
-  "source",
-  "agentv_version",
-  "status",
-  "started_at",
-  "ended_at",
-  "duration_ms",
-  "datasets",
-  "targets",
-  "record_json",
-  "indexed_at",
-  ...FIGURE_COLUMNS,
-];
-
-const GROUP_COLUMNS = ["run_id", "dataset", "target", "started_at", ...FIGURE_COLUMNS];
-
-const RESULT_COLUMNS = [
-  "run_id",
-  "dataset",
-  "eval_id",
-  "target",
-  "trial",
-  "status",
-  "verdict",
-  "score",
-  "duration_ms",
-  "seq",
-  "row_json",
-];
-
-function figureValues(f: RunFigures): SqlValue[] {
-  return [
-    f.rows,
-    f.scored,
-    f.passed,
-    f.borderline,
-    f.failed,
-    f.errors,
-    f.mean_score,
-    f.score_sd,
-    f.cost_usd,
-    f.duration_mean_ms,
-  ];
-}
-
-function figuresOfRow(r: SqlRow): RunFigures {
-  const n = (v: SqlValue) => (v === null ? null : Number(v));
-  return {
-    rows: Number(r.row_count),
-    scored: Number(r.scored),
-    passed: Number(r.passed),
-    borderline: Number(r.borderline),
-    failed: Number(r.failed),
-    errors: Number(r.errors),
-    mean_score: n(r.mean_score),
-    score_sd: n(r.score_sd),
-    cost_usd: n(r.cost_usd),
-    duration_mean_ms: n(r.duration_mean_ms),
-  };
-}
-
-function entryOfRow(r: SqlRow): RunEntry {
-  return {
-    run_id: String(r.run_id),
-    source: String(r.source),
-    agentv_version: r.agentv_version === null ? null : String(r.agentv_version),
-    status: String(r.status),
-    started_at: String(r.started_at),
-    ended_at: r.ended_at === null ? null : String(r.ended_at),
-    duration_ms: r.duration_ms === null ? null : Number(r.duration_ms),
-    datasets: JSON.parse(String(r.datasets)),
-    targets: JSON.parse(String(r.targets)),
-    ...figuresOfRow(r),
-  };
-}
-
-function groupOfRow(r: SqlRow): RunGroup {
-  return {
-    run_id: String(r.run_id),
-    dataset: String(r.dataset),
-    target: String(r.target),
-    started_at: String(r.started_at),
-    ...figuresOfRow(r),
-  };
-}
-
-function rowOfJson(text: SqlValue): ResultRow {
-  return expandRow(JSON.parse(String(text)) as ResultRow);
-}
+export type {
+  CaseRunHistory,
+  FileEntry,
+  RunDetail,
+  RunFilter,
+  SeriesKey,
+  StoreFacets,
+} from "./store_types.ts";
 
 /** The end of a `to` date: the next day for a bare date, else the time itself. */
 function endOf(to: string): string {
@@ -520,29 +366,6 @@ export class HistoryStore {
   async close(): Promise<void> {
     await this.driver.close();
   }
-}
-
-const FILE_COLUMNS = [
-  "path",
-  "size",
-  "mtime_ms",
-  "head_sha256",
-  "record_size",
-  "record_mtime_ms",
-  "run_id",
-];
-
-function fileOfRow(r: SqlRow): FileEntry {
-  const n = (v: SqlValue) => (v === null ? null : Number(v));
-  return {
-    path: String(r.path),
-    size: Number(r.size),
-    mtime_ms: n(r.mtime_ms),
-    head_sha256: String(r.head_sha256),
-    record_size: n(r.record_size),
-    record_mtime_ms: n(r.record_mtime_ms),
-    run_id: r.run_id === null ? null : String(r.run_id),
-  };
 }
 
 async function deleteRunRows(tx: SqlDriver, runId: string): Promise<void> {
