@@ -60,6 +60,26 @@ export const COMMANDS: readonly LazyCommand[] = [
     ...lazy("./merge.ts", (m: typeof import("./merge.ts")) => m.mergeCommand),
   },
   {
+    name: "view",
+    summary: "Browse every run in a local web app: runs, trends, case histories, labels",
+    ...lazy("./view.ts", (m: typeof import("./view.ts")) => m.viewCommand),
+  },
+  {
+    name: "trend",
+    summary: "Print pass rates and scores over runs; --fail-on-degrading gates on a decline",
+    ...lazy("./trend.ts", (m: typeof import("./trend.ts")) => m.trendCommand),
+  },
+  {
+    name: "push",
+    summary: "Store runs in the history store (a team's PostgreSQL store, or the local one)",
+    ...lazy("./push.ts", (m: typeof import("./push.ts")) => m.pushCommand),
+  },
+  {
+    name: "label import",
+    summary: "Add labels made elsewhere (JSONL or CSV) to .agentv/labels.jsonl and the store",
+    ...lazy("./label_import.ts", (m: typeof import("./label_import.ts")) => m.labelImportCommand),
+  },
+  {
     name: "init",
     summary: "Start an agentv project: targets, config, an example eval file and a CI workflow",
     ...lazy("./init.ts", (m: typeof import("./init.ts")) => m.initCommand),

@@ -6,7 +6,7 @@
  */
 export { type CompareStyle, renderCompareText, type RenderTextOptions } from "./compare_text.ts";
 export { renderCompareMarkdown } from "./compare_markdown.ts";
-export { type CompareHtmlOptions, renderCompareHtml } from "./compare_html.ts";
+export { type CompareHtmlOptions, comparePageData, renderCompareHtml } from "./compare_html.ts";
 export { type JunitReportOptions, renderJunitReport } from "./junit.ts";
 export { type MarkdownReportOptions, renderMarkdownReport } from "./markdown.ts";
 export {
@@ -18,4 +18,7 @@ export {
   type HtmlCaseDetails,
   type HtmlReportOptions,
   renderHtmlReport,
+  type ReportPageData,
+  reportPageData,
 } from "./html/render_html_report.ts";
+export { type HtmlAppPageInput, type HtmlPageKind, renderHtmlAppPage } from "./html/html_page.ts";

@@ -67,6 +67,7 @@ tr.empty td { color: var(--muted); text-align: center; padding: 24px; }
 .b-borderline { color: var(--border); }
 .b-error { color: var(--error); }
 .b-skipped, .b-unscored, .b-tie, .b-onlybaseline, .b-onlycandidate { color: var(--muted); }
+ul.labels li.disagree { color: var(--fail); }
 .delta-pos { color: var(--pass); }
 .delta-neg { color: var(--fail); }
 .overlay { position: fixed; inset: 0; background: var(--bg); overflow: auto; z-index: 10;

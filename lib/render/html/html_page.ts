@@ -24,7 +24,7 @@ export interface HtmlPageInput {
   data: unknown;
 }
 
-function script(main: string, start: string): string {
+function script(main: string, start: string, extra = ""): string {
   return [
     '"use strict";',
     "(function () {",
@@ -33,10 +33,13 @@ function script(main: string, start: string): string {
     CLIENT_GRID,
     CLIENT_SHELL,
     main,
+    extra,
     `${start}();`,
     "})();",
   ].join("\n");
 }
+
+const MAIN: Record<HtmlPageKind, string> = { report: CLIENT_REPORT, compare: CLIENT_COMPARE };
 
 const SCRIPTS: Record<HtmlPageKind, string> = {
   report: script(CLIENT_REPORT, "startReport"),
@@ -61,5 +64,44 @@ export function renderHtmlPage(input: HtmlPageInput): string {
     css: PAGE_CSS,
     script: SCRIPTS[input.kind],
     data: input.data,
+  });
+}
+
+/** What {@link renderHtmlAppPage} needs: a page kind's browser code, extended. */
+export interface HtmlAppPageInput extends HtmlPageInput {
+  /**
+   * More browser code, in the same scope as the page kind's (`startReport(data, hooks)` and
+   * `startCompare(data)` take their data as an argument instead of the data block). Static text
+   * of agentv, never data.
+   */
+  script: string;
+  /** The function the page starts with (defined in `script`). */
+  start: string;
+  /** More CSS (static text of agentv). */
+  css?: string;
+}
+
+/**
+ * Renders a page that builds on a page kind's browser code (the local viewer's pages): the same
+ * document, stylesheet and escaping as {@link renderHtmlPage}, plus the given code, and a CSP that
+ * lets the script `fetch` from its own origin only.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { renderHtmlAppPage } from "./html_page.ts";
+ * const html = renderHtmlAppPage({
+ *   kind: "report", title: "t", data: {}, script: "function go() {}", start: "go",
+ * });
+ * assert.match(html, /connect-src 'self'/);
+ * ```
+ */
+export function renderHtmlAppPage(input: HtmlAppPageInput): string {
+  return renderPage({
+    title: input.title,
+    css: PAGE_CSS + (input.css ?? ""),
+    script: script(MAIN[input.kind], input.start, input.script),
+    data: input.data,
+    connectSelf: true,
   });
 }
