@@ -21,3 +21,4 @@ export {
   type JudgeReply,
   type JudgeRequest,
 } from "./types.ts";
+export { type CaseInSet, judgePromptHashes } from "./judge_prompt_hashes.ts";
