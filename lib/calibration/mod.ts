@@ -65,3 +65,19 @@ export {
   writeCalibration,
 } from "./calibration_file.ts";
 export { calibratedPassRate, driftWarnings, type RunJudge } from "./apply.ts";
+export {
+  type ConsistencyReport,
+  type EvaluatorConsistency,
+  type ItemConsistency,
+  type RejudgedItem,
+  type RejudgeSample,
+  type RejudgeSkip,
+  rubricOrders,
+  summarizeConsistency,
+} from "./consistency.ts";
+export {
+  type CalibrationJson,
+  calibrationJson,
+  type CalibrationOutput,
+  type GateOutcome,
+} from "./output.ts";

@@ -1,6 +1,6 @@
 /**
- * The views of a run: console progress and summary, diagnostics, JUnit, Markdown, HTML and the
- * compare views.
+ * The views of a run: console progress and summary, diagnostics, JUnit, Markdown, HTML, the
+ * compare views and the judge calibration views.
  *
  * @module
  */
@@ -19,3 +19,6 @@ export {
   type HtmlReportOptions,
   renderHtmlReport,
 } from "./html/render_html_report.ts";
+export { type CalibrationStyle, renderCalibrationText } from "./calibration_text.ts";
+export { renderCalibrationMarkdown } from "./calibration_markdown.ts";
+export { renderCalibrationHtml } from "./calibration_html.ts";

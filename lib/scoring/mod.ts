@@ -16,6 +16,7 @@ export {
   type EvaluationContext,
   type EvaluatorFn,
   type EvaluatorOutcome,
+  type JudgeCallOf,
   type JudgeClient,
   type JudgeHosts,
   type JudgeReply,
