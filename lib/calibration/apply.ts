@@ -27,14 +27,14 @@ export interface RunJudge {
 /** The warnings of a calibration applied to a run's judge (see the module doc). */
 export function driftWarnings(calibration: CalibrationFile, judge: RunJudge): string[] {
   const warnings: string[] = [];
-  const since = `since it was calibrated (${calibration.calibrated_at.slice(0, 10)})`;
+  const on = calibration.calibrated_at.slice(0, 10);
   const other = calibration.model === null
     ? []
     : judge.models.filter((m) => m !== calibration.model);
   if (other.length > 0) {
     warnings.push(
       `judge '${judge.target}' now uses model ${other.map((m) => `'${m}'`).join(", ")}; it was ` +
-        `calibrated with '${calibration.model}' ${since}: calibrate it again`,
+        `calibrated (${on}) with '${calibration.model}': calibrate it again`,
     );
   }
   if (calibration.prompt === null) {
@@ -48,8 +48,7 @@ export function driftWarnings(calibration: CalibrationFile, judge: RunJudge): st
     if (fresh > 0) {
       warnings.push(
         `judge '${judge.target}' is asked ${fresh} of ${judge.prompt.texts.length} prompt(s) or ` +
-          `rubric text(s) it was not calibrated with: they changed ${since}, or are new; ` +
-          "calibrate it again",
+          `rubric text(s) that differ from those it was calibrated with (${on}): calibrate it again`,
       );
     }
   }

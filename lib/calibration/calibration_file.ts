@@ -27,12 +27,19 @@ const MAX_BYTES = 8 * 1024 * 1024;
 
 /** A calibration file that cannot be used (exit code 2). */
 export class CalibrationFileError extends AgentvError {
+  /** The calibration file. */
+  readonly file: string;
+  /** What is wrong with it. */
+  readonly problem: string;
+
   /** Creates the error. */
-  constructor(file: string, message: string) {
-    super("calibration_file", `${file}: ${message}`, {
+  constructor(file: string, problem: string) {
+    super("calibration_file", `${file}: ${problem}`, {
       hint: "run agentv calibrate RESULTS --labels FILE --save again, or delete the file",
     });
     this.name = "CalibrationFileError";
+    this.file = file;
+    this.problem = problem;
   }
 }
 

@@ -10,7 +10,13 @@ import { resolve } from "node:path";
 import { renderCompareHtml } from "../render/compare_html.ts";
 import { compareToJson } from "../compare/compare_json.ts";
 import { DEFAULT_TIE_DELTA, pairRuns } from "../compare/pair.ts";
-import { renderCompareMarkdown } from "../render/compare_markdown.ts";
+import { markdownCell, renderCompareMarkdown } from "../render/compare_markdown.ts";
+import {
+  type CalibratedSide,
+  compareCalibrationMarkdown,
+  compareCalibrationText,
+} from "../render/calibration_summary.ts";
+import { sideCalibration } from "./compare_calibration.ts";
 import { renderCompareText } from "../render/compare_text.ts";
 import { DEFAULT_SEED } from "../compare/statistics.ts";
 import { type ComparisonSummary, summarizeComparison } from "../compare/summary.ts";
@@ -168,14 +174,32 @@ async function run(args: ParsedArgs, io: CommandIO): Promise<number> {
   const pairing = pairRuns(baseline.rows, candidate.rows, { delta });
   const summary = summarizeComparison(pairing, { seed });
   const labels = { baseline: baselineArg, candidate: candidateArg };
+  // Each side's pass rate corrected for its judge's error, when a calibration of it is saved.
+  const calibrated: CalibratedSide[] = [
+    {
+      side: "baseline",
+      label: baselineArg,
+      section: await sideCalibration(resolve(io.cwd, baselineArg), baseline.rows, io),
+    },
+    {
+      side: "candidate",
+      label: candidateArg,
+      section: await sideCalibration(resolve(io.cwd, candidateArg), candidate.rows, io),
+    },
+  ];
+  const anyCalibrated = calibrated.some((s) => s.section !== undefined);
   if (format === "json") {
-    io.stdout(JSON.stringify(compareToJson(pairing, summary, labels), null, 2) + "\n");
+    const json = compareToJson(pairing, summary, labels);
+    const calibration = Object.fromEntries(calibrated.map((s) => [s.side, s.section ?? null]));
+    io.stdout(JSON.stringify(anyCalibrated ? { ...json, calibration } : json, null, 2) + "\n");
   } else if (format === "markdown") {
     io.stdout(renderCompareMarkdown(pairing, summary, labels));
+    if (anyCalibrated) io.stdout("\n" + compareCalibrationMarkdown(calibrated, markdownCell));
   } else if (format === "html") {
     io.stdout(renderCompareHtml(pairing, summary, { labels }));
   } else {
     io.stdout(renderCompareText(pairing, summary, labels, { style: createPaint(io.color) }));
+    if (anyCalibrated) io.stdout("\n" + compareCalibrationText(calibrated));
   }
   if (failOn !== undefined && failsGate(summary, failOn)) {
     const why: string[] = [];
