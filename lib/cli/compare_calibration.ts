@@ -6,11 +6,13 @@
  *
  * @module
  */
+import { resolve } from "node:path";
 import { readRunRecord, runRecordPath } from "../results/run_record.ts";
 import { summarizeResults } from "../results/summary.ts";
 import { createJudgeTally, runCalibration, type RunCase } from "../run/run_calibration.ts";
 import type { CalibratedPassRate } from "../schema/calibration.ts";
 import type { ResultRow } from "../schema/result.ts";
+import type { CalibratedSide } from "../render/calibration_summary.ts";
 import { projectRootOf } from "./calibrate_inputs.ts";
 import type { CommandIO } from "./command.ts";
 import { loadRecordedSets } from "./recorded_inputs.ts";
@@ -44,4 +46,16 @@ export async function sideCalibration(
     cases,
     roots: [await projectRootOf(path, record)],
   });
+}
+
+/** The calibration section of each side (`label`: the results file as named, from the cwd). */
+export async function calibratedSides(
+  sides: readonly { side: string; label: string; rows: readonly ResultRow[] }[],
+  io: CommandIO,
+): Promise<CalibratedSide[]> {
+  const out: CalibratedSide[] = [];
+  for (const { side, label, rows } of sides) {
+    out.push({ side, label, section: await sideCalibration(resolve(io.cwd, label), rows, io) });
+  }
+  return out;
 }
