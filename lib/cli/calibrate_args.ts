@@ -162,7 +162,7 @@ export const CALIBRATE_OPTIONS: Record<string, OptionSpec> = {
     type: "string",
     multiple: true,
     valueName: "NAME",
-    description: "Only this evaluator (repeatable; the case verdict is then left out)",
+    description: "Only this evaluator (the case verdict is then left out)",
   },
   "fail-below": {
     type: "string",
