@@ -50,6 +50,12 @@ export const COMMANDS: readonly LazyCommand[] = [
     ...lazy("./compare.ts", (m: typeof import("./compare.ts")) => m.compareCommand),
   },
   {
+    name: "calibrate",
+    summary:
+      "Measure a judge against human labels and itself; save it to correct pass rates; gate CI",
+    ...lazy("./calibrate.ts", (m: typeof import("./calibrate.ts")) => m.calibrateCommand),
+  },
+  {
     name: "report",
     summary: "Render a results file as JUnit XML, Markdown, HTML or JSON",
     ...lazy("./report.ts", (m: typeof import("./report.ts")) => m.reportCommand),

@@ -131,16 +131,26 @@ export function bootstrapMeanInterval(
   means.sort();
   const alpha = 1 - confidence;
   return {
-    low: quantile(means, alpha / 2),
-    high: quantile(means, 1 - alpha / 2),
+    low: quantileSorted(means, alpha / 2),
+    high: quantileSorted(means, 1 - alpha / 2),
     confidence,
     resamples,
     seed,
   };
 }
 
-/** Quantile of sorted values (R type 7: linear interpolation between order statistics). */
-function quantile(sorted: Float64Array, q: number): number {
+/**
+ * Quantile `q` of sorted values (R type 7: linear interpolation between order statistics).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { quantileSorted } from "./statistics.ts";
+ * // h = (4 - 1) * 0.5 = 1.5: halfway between the 2nd and 3rd values.
+ * assert.equal(quantileSorted(Float64Array.from([1, 2, 4, 8]), 0.5), 3);
+ * ```
+ */
+export function quantileSorted(sorted: Float64Array, q: number): number {
   const h = (sorted.length - 1) * q;
   const lo = Math.floor(h);
   const hi = Math.min(lo + 1, sorted.length - 1);

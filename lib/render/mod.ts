@@ -1,6 +1,6 @@
 /**
- * The views of a run: console progress and summary, diagnostics, JUnit, Markdown, HTML and the
- * compare views.
+ * The views of a run: console progress and summary, diagnostics, JUnit, Markdown, HTML, the
+ * compare views and the judge calibration views.
  *
  * @module
  */
@@ -22,3 +22,6 @@ export {
   reportPageData,
 } from "./html/render_html_report.ts";
 export { type HtmlAppPageInput, type HtmlPageKind, renderHtmlAppPage } from "./html/html_page.ts";
+export { type CalibrationStyle, renderCalibrationText } from "./calibration_text.ts";
+export { renderCalibrationMarkdown } from "./calibration_markdown.ts";
+export { renderCalibrationHtml } from "./calibration_html.ts";

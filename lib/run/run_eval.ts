@@ -26,6 +26,7 @@ import { type CaseBinding, createTargetResolver } from "./resolve_targets.ts";
 import { blockedCaseRow, caseEvaluators, runCase } from "./run_case.ts";
 import { runBudget, skippedRow } from "./budget.ts";
 import { callCacheOptions, createCallCache } from "./run_cache.ts";
+import { createJudgeTally, runCalibration } from "./run_calibration.ts";
 import { createWorkspaceManager } from "./workspace.ts";
 import { JudgeHostPool } from "../scoring/judge_host_pool.ts";
 import { checkRunPermission, NeedCollector } from "./run_permission.ts";
@@ -262,7 +263,10 @@ export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
   // The recorder redacts and writes the row. A row that cannot be written (disk full, I/O error)
   // stops the scheduling of new cases; the rows already written stay, cases in flight finish,
   // and the run ends in a ResultsWriteError.
+  // The judges the rows recorded (a saved calibration of the run's judge corrects its pass rate).
+  const judgeTally = createJudgeTally();
   const finish = (row: ResultRow) => {
+    judgeTally.add(row);
     emit({ type: "case_finished", row, done: ++finished, total });
   };
   // Every case starts with the same event. A case that does not run (its target cannot be used,
@@ -379,6 +383,12 @@ export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
     ...(cache ? { cache: cache.stats } : {}),
   });
   if (budget) summary.budget = budget.summary();
+  const calibration = await runCalibration(summary, {
+    tally: judgeTally,
+    cases: selected,
+    roots: sets.map((s) => s.root),
+  });
+  if (calibration) summary.calibration = calibration;
   const writeFailure = recorder.writeFailure;
   if (writeFailure) {
     writeFailure.summary = summary;

@@ -1,9 +1,9 @@
 /**
  * The import direction of `lib/`, checked over the real module graph (`deno info --json`), as
  * std's `_tools/check_circular_package_dependencies.ts` does: imports flow one way, down the
- * pipeline the folder names tell (cli → view → store → render → compare → run → results, scoring →
- * targets → dataset → fs → errors → schema → text), and the npm parsers and the PostgreSQL client
- * stay behind their folder.
+ * pipeline the folder names tell (cli → view → store → render → run → calibration → compare →
+ * results, scoring → targets → dataset → fs → errors → schema → text), and the npm parsers and
+ * the PostgreSQL client stay behind their folder.
  */
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
@@ -26,8 +26,9 @@ const ENTRIES = [
  * Which other `lib/` folders each folder may import. A folder always may import itself. The
  * layers, bottom to top: text, schema, errors, fs (shared by all); dataset (sources, loader, targets
  * files, the sandbox); targets (providers); scoring (evaluators, judges); results (the run's
- * data); run (spec, plan, pool, cache, budget, trust, resume); compare (pairing, statistics,
- * drift); render (the views); store (the history store over SQLite and PostgreSQL); view (the
+ * data); compare (pairing, statistics, drift); calibration (judges against human labels,
+ * corrected pass rates); run (spec, plan, pool, cache, budget, trust, resume, re-judging stored
+ * answers); render (the views); store (the history store over SQLite and PostgreSQL); view (the
  * `agentv view` web app); cli (one file per command).
  */
 const ALLOWED: Record<string, readonly string[]> = {
@@ -39,15 +40,27 @@ const ALLOWED: Record<string, readonly string[]> = {
   targets: ["dataset", "fs", "errors", "schema", "text"],
   scoring: ["targets", "dataset", "fs", "errors", "schema", "text"],
   results: ["fs", "errors", "schema", "text"],
-  run: ["results", "scoring", "targets", "dataset", "fs", "errors", "schema", "text"],
+  run: [
+    "calibration",
+    "results",
+    "scoring",
+    "targets",
+    "dataset",
+    "fs",
+    "errors",
+    "schema",
+    "text",
+  ],
   compare: ["results", "fs", "errors", "schema", "text"],
-  render: ["compare", "results", "dataset", "fs", "errors", "schema", "text"],
+  calibration: ["compare", "results", "fs", "errors", "schema", "text"],
+  render: ["calibration", "compare", "results", "dataset", "fs", "errors", "schema", "text"],
   store: ["compare", "results", "fs", "errors", "schema", "text"],
-  view: ["store", "render", "compare", "results", "fs", "errors", "schema", "text"],
+  view: ["store", "render", "calibration", "compare", "results", "fs", "errors", "schema", "text"],
   cli: [
     "view",
     "store",
     "render",
+    "calibration",
     "compare",
     "run",
     "results",

@@ -1,9 +1,11 @@
 /**
  * Puts an HTML page of agentv together: the shared stylesheet, the page script of its kind (the
- * results report or the comparison of two runs) and its data, as one self-contained document.
+ * results report, the comparison of two runs, or a judge calibration) and its data, as one
+ * self-contained document.
  *
  * @module
  */
+import { CLIENT_CALIBRATION } from "./_client_calibration.ts";
 import { CLIENT_CASE, CLIENT_UTIL } from "./_client_case.ts";
 import { CLIENT_COMPARE } from "./_client_compare.ts";
 import { CLIENT_GRID } from "./_client_grid.ts";
@@ -11,8 +13,8 @@ import { CLIENT_REPORT, CLIENT_SHELL } from "./_client_report.ts";
 import { renderPage } from "./_page.ts";
 import { PAGE_CSS } from "./_styles.ts";
 
-/** Which page: the report of one results file, or the comparison of two. */
-export type HtmlPageKind = "report" | "compare";
+/** Which page: the report of one results file, the comparison of two, or a judge calibration. */
+export type HtmlPageKind = "report" | "compare" | "calibration";
 
 /** What {@link renderHtmlPage} needs. */
 export interface HtmlPageInput {
@@ -39,11 +41,16 @@ function script(main: string, start: string, extra = ""): string {
   ].join("\n");
 }
 
-const MAIN: Record<HtmlPageKind, string> = { report: CLIENT_REPORT, compare: CLIENT_COMPARE };
+const MAIN: Record<HtmlPageKind, string> = {
+  report: CLIENT_REPORT,
+  compare: CLIENT_COMPARE,
+  calibration: CLIENT_CALIBRATION,
+};
 
 const SCRIPTS: Record<HtmlPageKind, string> = {
   report: script(CLIENT_REPORT, "startReport"),
   compare: script(CLIENT_COMPARE, "startCompare"),
+  calibration: script(CLIENT_CALIBRATION, "startCalibration"),
 };
 
 /**
