@@ -73,6 +73,8 @@ export interface EndToolOptions {
   durationMs?: number;
   /** Tool name, used when the call was never seen (the result then gets a call of its own). */
   tool?: string;
+  /** Extra keys recorded on the call (e.g. `error`: the tool's own error message). */
+  extra?: Record<string, unknown>;
 }
 
 /**
@@ -128,6 +130,7 @@ export class TraceBuilder {
       call = this.#calls.get(id)!;
     }
     if (output !== undefined) call.output = output;
+    if (options.extra !== undefined) Object.assign(call, options.extra);
     call.status = status;
     if (options.endedAt !== undefined) call.ended_at = options.endedAt;
     const duration = options.durationMs ??
