@@ -168,6 +168,7 @@ export {
   ConsentNotGivenError,
   createClaudeStreamParser,
   createCodexStreamParser,
+  createCopilotStreamParser,
   createGeminiCliStreamParser,
   createTarget,
   type CreateTargetOptions,

@@ -18,6 +18,7 @@ export const RUNNABLE_PROVIDERS = [
   "claude-code",
   "gemini-cli",
   "qwen-code",
+  "copilot-cli",
 ] as const;
 
 /**
@@ -29,6 +30,7 @@ export const AGENT_PROVIDERS = [
   "codex",
   "gemini-cli",
   "qwen-code",
+  "copilot-cli",
 ] as const satisfies readonly RunnableProvider[];
 
 /** An agent CLI provider kind. */
@@ -62,6 +64,7 @@ export const PROVIDER_ALIASES: Readonly<Record<string, ProviderKind>> = {
   "google-gemini": "gemini",
   "codex-cli": "codex",
   qwen: "qwen-code",
+  copilot: "copilot-cli",
   pi: "pi-coding-agent",
 };
 
@@ -123,4 +126,5 @@ export const SETTING_ALIASES: Readonly<Record<RunnableProvider, Record<string, s
   "claude-code": { command: "executable", binary: "executable", arguments: "args" },
   "gemini-cli": { command: "executable", binary: "executable", arguments: "args" },
   "qwen-code": { command: "executable", binary: "executable", arguments: "args" },
+  "copilot-cli": { command: "executable", binary: "executable", arguments: "args" },
 };

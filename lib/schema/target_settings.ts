@@ -1,7 +1,7 @@
 /**
  * Settings schemas of runnable providers, one per provider family: the keys every target takes,
  * the HTTP model providers (`openai`, `azure`, `anthropic`, `gemini`), the `cli` provider, the
- * agent CLIs (`codex`, `claude-code`, `gemini-cli`, `qwen-code`) and `mock`. {@link targetSettingsSchema} builds a provider's
+ * agent CLIs (`codex`, `claude-code`, `gemini-cli`, `qwen-code`, `copilot-cli`) and `mock`. {@link targetSettingsSchema} builds a provider's
  * schema on its first use only; the resolved settings types are derived from the schemas.
  *
  * @module
@@ -83,9 +83,9 @@ function httpShape(mode: SchemaMode) {
 }
 
 /**
- * Settings of agent CLI targets (`codex`, `claude-code`, `gemini-cli`, `qwen-code`): the
- * executable, model, extra arguments, a system prompt, the time limit and the environment names
- * passed through.
+ * Settings of agent CLI targets (`codex`, `claude-code`, `gemini-cli`, `qwen-code`,
+ * `copilot-cli`): the executable, model, extra arguments, a system prompt, the time limit and the
+ * environment names passed through.
  */
 function agentShape(mode: SchemaMode) {
   return {
@@ -183,6 +183,7 @@ function providerShapes(mode: SchemaMode) {
     }),
     "gemini-cli": () => ({ ...common(), ...agentShape(mode), base_url: url(mode, "base_url") }),
     "qwen-code": () => ({ ...common(), ...agentShape(mode), base_url: url(mode, "base_url") }),
+    "copilot-cli": () => ({ ...common(), ...agentShape(mode), base_url: url(mode, "base_url") }),
     mock: () => ({
       ...common(),
       response: z.union([z.string(), z.record(z.string(), z.unknown()), z.array(z.unknown())], {
@@ -233,6 +234,7 @@ function objectSchemas(mode: SchemaMode) {
     "claude-code": z.looseObject(shapes["claude-code"]()),
     "gemini-cli": z.looseObject(shapes["gemini-cli"]()),
     "qwen-code": z.looseObject(shapes["qwen-code"]()),
+    "copilot-cli": z.looseObject(shapes["copilot-cli"]()),
   };
 }
 
@@ -256,6 +258,8 @@ export type ClaudeCodeSettings = z.output<ProviderSchemas["claude-code"]>;
 export type GeminiCliSettings = z.output<ProviderSchemas["gemini-cli"]>;
 /** Settings of a `qwen-code` target, resolved. */
 export type QwenCodeSettings = z.output<ProviderSchemas["qwen-code"]>;
+/** Settings of a `copilot-cli` target, resolved. */
+export type CopilotCliSettings = z.output<ProviderSchemas["copilot-cli"]>;
 /** A CLI healthcheck. */
 export type CliHealthcheck = NonNullable<CliSettings["healthcheck"]>;
 
@@ -281,6 +285,8 @@ export interface ProviderSettingsMap {
   "gemini-cli": GeminiCliSettings;
   /** `qwen-code` */
   "qwen-code": QwenCodeSettings;
+  /** `copilot-cli` */
+  "copilot-cli": CopilotCliSettings;
 }
 
 /** Result of checking one target definition: typed settings, by provider. */

@@ -36,6 +36,7 @@ export type {
   CliHealthcheck,
   CliSettings,
   CodexSettings,
+  CopilotCliSettings,
   GeminiCliSettings,
   GeminiSettings,
   MockSettings,

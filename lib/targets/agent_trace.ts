@@ -108,12 +108,16 @@ export class TraceBuilder {
     this.#turn().texts.push(text);
   }
 
-  /** Records a tool call (a second start with the same id updates its input). */
+  /**
+   * Records a tool call (a second start with the same id updates its input, and gives it a start
+   * time when it had none: an agent may announce a call before it runs it).
+   */
   startTool(id: string, tool: string, input: unknown, options: StartToolOptions = {}): void {
     const known = this.#calls.get(id);
     if (known !== undefined) {
       known.tool = tool;
       known.input = input;
+      if (options.startedAt !== undefined) known.started_at ??= options.startedAt;
       return;
     }
     const call: ToolCall = { ...options.extra, tool, input, id, status: "ok" };

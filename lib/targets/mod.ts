@@ -21,3 +21,4 @@ export { type AgentStreamParser, type AgentToolStep, type AgentTrace } from "./a
 export { type ClaudeStreamParserOptions, createClaudeStreamParser } from "./claude_stream.ts";
 export { type CodexStreamParserOptions, createCodexStreamParser } from "./codex_stream.ts";
 export { createGeminiCliStreamParser } from "./gemini_cli_stream.ts";
+export { createCopilotStreamParser } from "./copilot_stream.ts";

@@ -24,6 +24,7 @@ import { createAzureTarget } from "./azure.ts";
 import { createClaudeCodeTarget } from "./claude_code.ts";
 import { createCliTarget } from "./cli.ts";
 import { createCodexTarget } from "./codex.ts";
+import { createCopilotCliTarget } from "./copilot_cli.ts";
 import {
   dropSecretRefs,
   interpolateEnv,
@@ -90,6 +91,7 @@ const FACTORIES: Record<RunnableProvider, Factory> = {
   "claude-code": createClaudeCodeTarget,
   "gemini-cli": createGeminiCliTarget,
   "qwen-code": createQwenCodeTarget,
+  "copilot-cli": createCopilotCliTarget,
 };
 
 /**

@@ -3,8 +3,8 @@
  *
  * - `cli`: its `command_template` (`cli_target`), a command healthcheck (`healthcheck`), and an
  *   HTTP healthcheck whose URL carries `${{ VAR }}` values (`env_host`);
- * - agent CLIs (`claude-code`, `codex`, `gemini-cli`, `qwen-code`): the agent's executable with
- *   its arguments (`agent_target`);
+ * - agent CLIs (`claude-code`, `codex`, `gemini-cli`, `qwen-code`, `copilot-cli`): the agent's
+ *   executable with its arguments (`agent_target`);
  * - `openai`, `azure`, `anthropic`, `gemini`: any `${{ VAR }}` value in a setting that is sent
  *   (`api_key`, `headers`, `model`, the URL itself, ...) when the endpoint is not the provider's
  *   documented default ({@link isDefaultEndpoint}): `env_host`, naming the origin and the
@@ -27,6 +27,7 @@ import { ANTHROPIC_BASE_URL } from "./anthropic.ts";
 import { azureChatUrl } from "./azure.ts";
 import { claudeCodeArgs } from "./claude_code.ts";
 import { codexArgs } from "./codex.ts";
+import { copilotCliArgs } from "./copilot_cli.ts";
 import type { UsedEnvRef } from "../dataset/env.ts";
 import { GEMINI_BASE_URL } from "./gemini.ts";
 import { geminiCliArgs } from "./gemini_cli.ts";
@@ -75,6 +76,7 @@ const AGENT_COMMANDS: {
   codex: { executable: "codex", args: codexArgs },
   "gemini-cli": { executable: "gemini", args: geminiCliArgs },
   "qwen-code": { executable: "qwen", args: qwenCodeArgs },
+  "copilot-cli": { executable: "copilot", args: copilotCliArgs },
 };
 
 /**
@@ -188,7 +190,8 @@ export function targetNeeds(spec: TargetNeedsSpec): TargetNeed[] {
     case "claude-code":
     case "codex":
     case "gemini-cli":
-    case "qwen-code": {
+    case "qwen-code":
+    case "copilot-cli": {
       const command = AGENT_COMMANDS[kind];
       const executable = typeof settings.executable === "string"
         ? settings.executable

@@ -1,8 +1,8 @@
 /**
- * The `gemini-cli` and `qwen-code` targets with a stand-in executable (a shell script that records
+ * The `gemini-cli`, `qwen-code` and `copilot-cli` targets with a stand-in executable (a shell script that records
  * how it was started and prints a recorded stream of the real CLI), for what the real CLIs cannot
  * be made to do on demand: exact arguments, stdin and environment, a crash, a missing binary.
- * The real CLIs run in tests/targets/gemini_cli_e2e_test.ts and qwen_code_e2e_test.ts.
+ * The real CLIs run in tests/targets/*_e2e_test.ts.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -13,6 +13,7 @@ import { createTarget } from "../../lib/targets/registry.ts";
 import { TargetError } from "../../lib/targets/types.ts";
 import { geminiCliModelEndpoint } from "../../lib/targets/gemini_cli.ts";
 import { qwenCodeModelEndpoint } from "../../lib/targets/qwen_code.ts";
+import { copilotCliModelEndpoint } from "../../lib/targets/copilot_cli.ts";
 import { tempTree, type Tree } from "../_helpers/temp_tree.ts";
 import { makeRequest } from "./_request.ts";
 
@@ -34,7 +35,7 @@ exit "\${STUB_EXIT:-0}"
 `;
 
 interface Kind {
-  provider: "gemini-cli" | "qwen-code";
+  provider: "gemini-cli" | "qwen-code" | "copilot-cli";
   label: string;
   stream: string;
   errorStream: string;
@@ -46,7 +47,12 @@ interface Kind {
   expectedArgs: string[];
   expectedStdin: string;
   agentError: string;
+  /** The usage the recorded stream reports (none from Copilot CLI). */
+  usage?: { input: number; output: number; cached: number };
 }
+
+/** Both Gemini CLI and Qwen Code recordings report the scripted usage. */
+const RECORDED_USAGE = { input: 4000, output: 145, cached: 2400 };
 
 const KINDS: Kind[] = [{
   provider: "gemini-cli",
@@ -68,6 +74,7 @@ const KINDS: Kind[] = [{
   ],
   expectedStdin: "Work carefully.\n\nFix the bug.",
   agentError: "Model gemini-mock is not served by this gateway",
+  usage: RECORDED_USAGE,
 }, {
   provider: "qwen-code",
   label: "Qwen Code",
@@ -89,6 +96,26 @@ const KINDS: Kind[] = [{
   ],
   expectedStdin: "Fix the bug.",
   agentError: "[API Error: 400 Model qwen-mock is not served by this gateway]",
+  usage: RECORDED_USAGE,
+}, {
+  provider: "copilot-cli",
+  label: "Copilot CLI",
+  stream: "copilot/shell_edit_and_failing_steps.jsonl",
+  errorStream: "copilot/api_error.jsonl",
+  own: { COPILOT_PROVIDER_API_KEY: "sk-own-variable", COPILOT_OFFLINE: "true" },
+  baseUrlVariable: "COPILOT_PROVIDER_BASE_URL",
+  install: /npm install -g @github\/copilot/,
+  expectedArgs: [
+    "--output-format",
+    "json",
+    "--model",
+    "m-1",
+    "--skip-trust",
+    "--approval-mode",
+    "yolo",
+  ],
+  expectedStdin: "Work carefully.\n\nFix the bug.",
+  agentError: "400 Model copilot-mock is not served by this gateway",
 }];
 
 async function stubTree(): Promise<Tree> {
@@ -163,9 +190,11 @@ for (const kind of KINDS) {
     assert.equal(calls.length, 4);
     assert.ok(calls.every((c) => typeof c.duration_ms === "number"), "every call is timed");
     assert.equal(response.output_messages.at(-1)?.content, "Updated greeting.txt.");
-    // Both recordings report the scripted usage: 4000 prompt tokens (2400 cached), 145 out.
-    assert.deepEqual(response.token_usage, { input: 4000, output: 145, cached: 2400 });
-    assert.equal(response.cost_usd, (4000 * 3 + 145 * 15) / 1e6);
+    assert.deepEqual(response.token_usage, kind.usage);
+    assert.equal(
+      response.cost_usd,
+      kind.usage && (kind.usage.input * 3 + kind.usage.output * 15) / 1e6,
+    );
     assert.ok(typeof response.duration_ms === "number");
     const recorded = (await Deno.readTextFile(join(FIXTURES, kind.stream))).split("\n")
       .filter((l) => l !== "");
@@ -209,7 +238,7 @@ for (const kind of KINDS) {
   });
 }
 
-Deno.test("the model endpoint of gemini-cli and qwen-code: base_url, else the variable the CLI reads, else the provider's default", () => {
+Deno.test("the model endpoint of gemini-cli, qwen-code and copilot-cli: base_url, else the variable the CLI reads, else the provider's default", () => {
   const gemini = { name: "g", provider: "gemini-cli" } as const;
   assert.equal(
     geminiCliModelEndpoint({ ...gemini, base_url: "http://127.0.0.1:1" }, {
@@ -232,26 +261,45 @@ Deno.test("the model endpoint of gemini-cli and qwen-code: base_url, else the va
     "http://127.0.0.1:2/v1",
   );
   assert.equal(qwenCodeModelEndpoint(qwen, {}), "https://api.openai.com/v1");
+  const copilot = { name: "c", provider: "copilot-cli" } as const;
+  assert.equal(
+    copilotCliModelEndpoint({ ...copilot, base_url: "http://127.0.0.1:1/v1" }, {
+      COPILOT_PROVIDER_BASE_URL: "http://127.0.0.1:2/v1",
+    }),
+    "http://127.0.0.1:1/v1",
+  );
+  assert.equal(
+    copilotCliModelEndpoint(copilot, { COPILOT_PROVIDER_BASE_URL: "http://127.0.0.1:2/v1" }),
+    "http://127.0.0.1:2/v1",
+  );
+  assert.equal(copilotCliModelEndpoint(copilot, {}), "https://api.githubcopilot.com");
 });
 
-Deno.test("the README's gemini-cli and qwen-code examples are valid targets that start what the README says", async () => {
+/** The executable and stream format each new agent kind starts by default. */
+const EXECUTABLES = {
+  "gemini-cli": ["gemini", "stream-json"],
+  "qwen-code": ["qwen", "stream-json"],
+  "copilot-cli": ["copilot", "json"],
+} as const;
+
+Deno.test("the README's gemini-cli, qwen-code and copilot-cli examples are valid targets that start what the README says", async () => {
   const readme = await Deno.readTextFile(README);
   const blocks = [...readme.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]!)
-    .filter((b) => /provider: (gemini-cli|qwen-code)$/m.test(b));
+    .filter((b) => /provider: (gemini-cli|qwen-code|copilot-cli)$/m.test(b));
   const examples = blocks.flatMap((b) =>
     parse(b.replace(/^ {2}/gm, "")) as Record<string, unknown>[]
   )
-    .filter((t) => t.provider === "gemini-cli" || t.provider === "qwen-code");
-  assert.deepEqual(examples.map((t) => t.provider).sort(), ["gemini-cli", "qwen-code"]);
+    .filter((t) => Object.hasOwn(EXECUTABLES, String(t.provider)));
+  assert.deepEqual(examples.map((t) => t.provider).sort(), Object.keys(EXECUTABLES).sort());
   for (const example of examples) {
     assert.deepEqual(checkTargetDefinition(example).issues, [], JSON.stringify(example));
     const target = createTarget(example as { name: string; provider: string }, {
-      env: { OPENAI_API_KEY: "k", GEMINI_API_KEY: "k" },
+      env: { OPENAI_API_KEY: "k", GEMINI_API_KEY: "k", COPILOT_GITHUB_TOKEN: "k" },
     });
     const [need] = (target.needs ?? []).map((n) => n.need);
     assert.equal(need?.kind, "agent_target");
-    const executable = example.provider === "gemini-cli" ? "gemini" : "qwen";
-    assert.deepEqual(need?.argv?.slice(0, 3), [executable, "--output-format", "stream-json"]);
+    const [executable, format] = EXECUTABLES[example.provider as keyof typeof EXECUTABLES];
+    assert.deepEqual(need?.argv?.slice(0, 3), [executable, "--output-format", format]);
     assert.deepEqual(need?.argv?.slice(-(example.args as string[]).length), example.args);
   }
 });

@@ -89,6 +89,7 @@ function targets(
     codex: [{ name: "codex", provider: "codex", executable: `${M}/bin/codex` }],
     "gemini-cli": [{ name: "gemini_cli", provider: "gemini-cli", executable: `${M}/bin/gemini` }],
     "qwen-code": [{ name: "qwen", provider: "qwen-code", executable: `${M}/bin/qwen` }],
+    "copilot-cli": [{ name: "copilot", provider: "copilot-cli", executable: `${M}/bin/copilot` }],
     openai: [{
       name: "openai",
       provider: "openai",
@@ -163,7 +164,9 @@ async function everyKind() {
   await Deno.writeTextFile(join(M, "bin/gemini"), agent(`${M}/M_gemini`, geminiStream));
   const qwenStream = fixture("agents/qwen/shell_edit_and_failing_step.jsonl");
   await Deno.writeTextFile(join(M, "bin/qwen"), agent(`${M}/M_qwen`, qwenStream));
-  for (const bin of ["claude", "codex", "gemini", "qwen"]) {
+  const copilotStream = fixture("agents/copilot/shell_edit_and_failing_steps.jsonl");
+  await Deno.writeTextFile(join(M, "bin/copilot"), agent(`${M}/M_copilot`, copilotStream));
+  for (const bin of ["claude", "codex", "gemini", "qwen", "copilot"]) {
     await Deno.chmod(join(M, "bin", bin), 0o755);
   }
   return {
@@ -211,6 +214,7 @@ Deno.test("every evaluator and provider kind: refused, nothing starts and no ser
     "M_cli",
     "M_cli_http",
     "M_codex",
+    "M_copilot",
     "M_deep",
     "M_gemini",
     "M_healthcheck",
