@@ -92,7 +92,12 @@ const USAGE = [
 const SHELL_AND_EDIT: ScriptedGeminiTurn[] = [
   {
     text: "Let me read it first.",
-    functionCalls: [{ name: "run_shell_command", args: { command: "cat greeting.txt" } }],
+    // The agent prints its own key (as a careless `env` would): agentv must keep it out of the
+    // row and the log.
+    functionCalls: [{
+      name: "run_shell_command",
+      args: { command: "cat greeting.txt && printenv GEMINI_API_KEY" },
+    }],
     usage: USAGE[0],
   },
   {
@@ -108,8 +113,7 @@ const SHELL_AND_EDIT: ScriptedGeminiTurn[] = [
     usage: USAGE[1],
   },
   {
-    // Echoes the API key the agent sent: the log and the row must not keep it.
-    text: (request) => `Fixed (key ${request.headers["x-goog-api-key"]}).`,
+    text: "The greeting says hello, world now.",
     usage: USAGE[2],
   },
 ];
@@ -156,7 +160,7 @@ Deno.test({
       ["replace", "ok"],
       ["read_file", "error"],
     ]);
-    assert.equal(got[0]!.output, "hello");
+    assert.equal(got[0]!.output, "hello\n***");
     assert.match(String(got[2]!.error), /File not found: .*missing\.txt/);
     for (const call of got) {
       assert.equal(typeof call.id, "string");
@@ -164,15 +168,15 @@ Deno.test({
       assert.ok(typeof call.duration_ms === "number" && call.duration_ms >= 0);
     }
     // Gemini CLI sent the command's real output back to the model, and asked for nothing else.
-    assert.match(
-      String(functionResponses(server.requests[1]!)[0]!.response.output),
-      /Output: hello/,
-    );
+    // What the command really printed went back to the model, the key included.
+    const printed = String(functionResponses(server.requests[1]!)[0]!.response.output);
+    assert.match(printed, new RegExp(`Output: hello\n${API_KEY}`));
     assert.equal(server.requests.length, 3);
     assert.deepEqual(server.otherRequests, []);
     assert.match(JSON.stringify(server.requests[0]!.contents), /Read greeting\.txt/);
     assert.equal(server.requests[0]!.headers["x-goog-api-key"], API_KEY);
-    assert.equal(row.candidate_answer, "Fixed (key ***).");
+    assert.equal(row.candidate_answer, "The greeting says hello, world now.");
+    assert.ok(!JSON.stringify(row).includes(API_KEY), "the API key is redacted from the row");
 
     const byName = Object.fromEntries(row.evaluator_results.map((r) => [r.name, r]));
     assert.equal(byName.steps!.score, 1, byName.steps!.misses.join("; "));

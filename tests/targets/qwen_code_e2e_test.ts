@@ -108,7 +108,12 @@ const SHELL_AND_EDIT: ScriptedChatTurn[] = [
     text: "Let me read it first.",
     toolCalls: [{
       name: "run_shell_command",
-      arguments: { command: "pwd && cat greeting.txt", description: "Show the greeting" },
+      // The agent prints its own key (as a careless `env` would): agentv must keep it out of the
+      // row and the log.
+      arguments: {
+        command: "pwd && cat greeting.txt && printenv OPENAI_API_KEY",
+        description: "Show the greeting",
+      },
     }],
     usage: USAGE[0],
   },
@@ -132,9 +137,7 @@ const SHELL_AND_EDIT: ScriptedChatTurn[] = [
     usage: USAGE[2],
   },
   {
-    // Echoes the API key the agent sent: the log and the row must not keep it.
-    text: (request) =>
-      `Fixed (key ${request.headers.authorization?.replace(/^Bearer /, "") ?? "none"}).`,
+    text: "The greeting says hello, world now.",
     usage: USAGE[3],
   },
 ];
@@ -184,9 +187,10 @@ Deno.test({
       ["run_shell_command", "error"],
     ], JSON.stringify(got));
     const workspace = workspaceOf(server.requests[1]!);
-    assert.equal(got[0]!.output, `${workspace}\nhello`);
-    // The result Qwen Code sent back to the model is the command's real output.
-    assert.match(chatToolResults(server.requests[1]!)[0]!.content, /Output: .*\nhello\n/);
+    assert.equal(got[0]!.output, `${workspace}\nhello\n***`);
+    // The result Qwen Code sent back to the model is the command's real output, key included.
+    const printed = chatToolResults(server.requests[1]!)[0]!.content;
+    assert.match(printed, new RegExp(`Output: .*\nhello\n${API_KEY}`));
     assert.notEqual(workspace, join(run.dir, "template"));
     assert.match(String(got[3]!.output), /Exit Code: 2/);
     for (const call of got) {
@@ -197,7 +201,8 @@ Deno.test({
     assert.deepEqual([server.sideRequests.length, server.otherRequests], [0, []]);
     assert.match(JSON.stringify(server.requests[0]!.messages), /Read greeting\.txt/);
     assert.equal(server.requests[0]!.headers.authorization, `Bearer ${API_KEY}`);
-    assert.equal(row.candidate_answer, "Fixed (key ***).");
+    assert.equal(row.candidate_answer, "The greeting says hello, world now.");
+    assert.ok(!JSON.stringify(row).includes(API_KEY), "the API key is redacted from the row");
 
     const byName = Object.fromEntries(row.evaluator_results.map((r) => [r.name, r]));
     assert.equal(byName.steps!.score, 1, byName.steps!.misses.join("; "));
