@@ -170,6 +170,7 @@ export {
   createCodexStreamParser,
   createCopilotStreamParser,
   createGeminiCliStreamParser,
+  createOpencodeStreamParser,
   createTarget,
   type CreateTargetOptions,
   type GrantedNeed,

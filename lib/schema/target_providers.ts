@@ -19,6 +19,7 @@ export const RUNNABLE_PROVIDERS = [
   "gemini-cli",
   "qwen-code",
   "copilot-cli",
+  "opencode",
 ] as const;
 
 /**
@@ -31,6 +32,7 @@ export const AGENT_PROVIDERS = [
   "gemini-cli",
   "qwen-code",
   "copilot-cli",
+  "opencode",
 ] as const satisfies readonly RunnableProvider[];
 
 /** An agent CLI provider kind. */
@@ -127,4 +129,5 @@ export const SETTING_ALIASES: Readonly<Record<RunnableProvider, Record<string, s
   "gemini-cli": { command: "executable", binary: "executable", arguments: "args" },
   "qwen-code": { command: "executable", binary: "executable", arguments: "args" },
   "copilot-cli": { command: "executable", binary: "executable", arguments: "args" },
+  opencode: { command: "executable", binary: "executable", arguments: "args" },
 };

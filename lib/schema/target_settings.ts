@@ -1,7 +1,8 @@
 /**
  * Settings schemas of runnable providers, one per provider family: the keys every target takes,
  * the HTTP model providers (`openai`, `azure`, `anthropic`, `gemini`), the `cli` provider, the
- * agent CLIs (`codex`, `claude-code`, `gemini-cli`, `qwen-code`, `copilot-cli`) and `mock`. {@link targetSettingsSchema} builds a provider's
+ * agent CLIs (`codex`, `claude-code`, `gemini-cli`, `qwen-code`, `copilot-cli`, `opencode`) and
+ * `mock`. {@link targetSettingsSchema} builds a provider's
  * schema on its first use only; the resolved settings types are derived from the schemas.
  *
  * @module
@@ -84,7 +85,7 @@ function httpShape(mode: SchemaMode) {
 
 /**
  * Settings of agent CLI targets (`codex`, `claude-code`, `gemini-cli`, `qwen-code`,
- * `copilot-cli`): the executable, model, extra arguments, a system prompt, the time limit and the
+ * `copilot-cli`, `opencode`): the executable, model, extra arguments, a system prompt, the time limit and the
  * environment names passed through.
  */
 function agentShape(mode: SchemaMode) {
@@ -184,6 +185,7 @@ function providerShapes(mode: SchemaMode) {
     "gemini-cli": () => ({ ...common(), ...agentShape(mode), base_url: url(mode, "base_url") }),
     "qwen-code": () => ({ ...common(), ...agentShape(mode), base_url: url(mode, "base_url") }),
     "copilot-cli": () => ({ ...common(), ...agentShape(mode), base_url: url(mode, "base_url") }),
+    opencode: () => ({ ...common(), ...agentShape(mode), base_url: url(mode, "base_url") }),
     mock: () => ({
       ...common(),
       response: z.union([z.string(), z.record(z.string(), z.unknown()), z.array(z.unknown())], {
@@ -235,6 +237,7 @@ function objectSchemas(mode: SchemaMode) {
     "gemini-cli": z.looseObject(shapes["gemini-cli"]()),
     "qwen-code": z.looseObject(shapes["qwen-code"]()),
     "copilot-cli": z.looseObject(shapes["copilot-cli"]()),
+    opencode: z.looseObject(shapes.opencode()),
   };
 }
 
@@ -260,6 +263,8 @@ export type GeminiCliSettings = z.output<ProviderSchemas["gemini-cli"]>;
 export type QwenCodeSettings = z.output<ProviderSchemas["qwen-code"]>;
 /** Settings of a `copilot-cli` target, resolved. */
 export type CopilotCliSettings = z.output<ProviderSchemas["copilot-cli"]>;
+/** Settings of an `opencode` target, resolved. */
+export type OpencodeSettings = z.output<ProviderSchemas["opencode"]>;
 /** A CLI healthcheck. */
 export type CliHealthcheck = NonNullable<CliSettings["healthcheck"]>;
 
@@ -287,6 +292,8 @@ export interface ProviderSettingsMap {
   "qwen-code": QwenCodeSettings;
   /** `copilot-cli` */
   "copilot-cli": CopilotCliSettings;
+  /** `opencode` */
+  opencode: OpencodeSettings;
 }
 
 /** Result of checking one target definition: typed settings, by provider. */

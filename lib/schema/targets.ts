@@ -41,6 +41,7 @@ export type {
   GeminiSettings,
   MockSettings,
   OpenAISettings,
+  OpencodeSettings,
   ParsedTargetSettings,
   ProviderSettingsMap,
   QwenCodeSettings,

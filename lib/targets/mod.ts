@@ -22,3 +22,4 @@ export { type ClaudeStreamParserOptions, createClaudeStreamParser } from "./clau
 export { type CodexStreamParserOptions, createCodexStreamParser } from "./codex_stream.ts";
 export { createGeminiCliStreamParser } from "./gemini_cli_stream.ts";
 export { createCopilotStreamParser } from "./copilot_stream.ts";
+export { createOpencodeStreamParser } from "./opencode_stream.ts";

@@ -37,6 +37,7 @@ import { createGeminiCliTarget } from "./gemini_cli.ts";
 import { DEFAULT_RETRY_STATUS_CODES } from "./http.ts";
 import { createMockTarget } from "./mock.ts";
 import { createOpenAITarget } from "./openai.ts";
+import { createOpencodeTarget } from "./opencode.ts";
 import { createQwenCodeTarget } from "./qwen_code.ts";
 import { ConsentGrant } from "./consent.ts";
 import { commandPermits, guardedFetch, sentVariables, targetNeeds } from "./target_needs.ts";
@@ -92,6 +93,7 @@ const FACTORIES: Record<RunnableProvider, Factory> = {
   "gemini-cli": createGeminiCliTarget,
   "qwen-code": createQwenCodeTarget,
   "copilot-cli": createCopilotCliTarget,
+  opencode: createOpencodeTarget,
 };
 
 /**

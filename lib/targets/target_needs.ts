@@ -3,8 +3,8 @@
  *
  * - `cli`: its `command_template` (`cli_target`), a command healthcheck (`healthcheck`), and an
  *   HTTP healthcheck whose URL carries `${{ VAR }}` values (`env_host`);
- * - agent CLIs (`claude-code`, `codex`, `gemini-cli`, `qwen-code`, `copilot-cli`): the agent's
- *   executable with its arguments (`agent_target`);
+ * - agent CLIs (`claude-code`, `codex`, `gemini-cli`, `qwen-code`, `copilot-cli`, `opencode`):
+ *   the agent's executable with its arguments (`agent_target`);
  * - `openai`, `azure`, `anthropic`, `gemini`: any `${{ VAR }}` value in a setting that is sent
  *   (`api_key`, `headers`, `model`, the URL itself, ...) when the endpoint is not the provider's
  *   documented default ({@link isDefaultEndpoint}): `env_host`, naming the origin and the
@@ -32,6 +32,7 @@ import type { UsedEnvRef } from "../dataset/env.ts";
 import { GEMINI_BASE_URL } from "./gemini.ts";
 import { geminiCliArgs } from "./gemini_cli.ts";
 import { OPENAI_BASE_URL } from "./openai.ts";
+import { opencodeArgs } from "./opencode.ts";
 import { qwenCodeArgs } from "./qwen_code.ts";
 
 /** A target's need before it is placed in its targets file, with the setting it is written at. */
@@ -77,6 +78,7 @@ const AGENT_COMMANDS: {
   "gemini-cli": { executable: "gemini", args: geminiCliArgs },
   "qwen-code": { executable: "qwen", args: qwenCodeArgs },
   "copilot-cli": { executable: "copilot", args: copilotCliArgs },
+  opencode: { executable: "opencode", args: opencodeArgs },
 };
 
 /**
@@ -191,7 +193,8 @@ export function targetNeeds(spec: TargetNeedsSpec): TargetNeed[] {
     case "codex":
     case "gemini-cli":
     case "qwen-code":
-    case "copilot-cli": {
+    case "copilot-cli":
+    case "opencode": {
       const command = AGENT_COMMANDS[kind];
       const executable = typeof settings.executable === "string"
         ? settings.executable

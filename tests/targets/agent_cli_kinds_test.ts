@@ -1,5 +1,5 @@
 /**
- * The `gemini-cli`, `qwen-code` and `copilot-cli` targets with a stand-in executable (a shell script that records
+ * The `gemini-cli`, `qwen-code`, `copilot-cli` and `opencode` targets with a stand-in executable (a shell script that records
  * how it was started and prints a recorded stream of the real CLI), for what the real CLIs cannot
  * be made to do on demand: exact arguments, stdin and environment, a crash, a missing binary.
  * The real CLIs run in tests/targets/*_e2e_test.ts.
@@ -14,6 +14,7 @@ import { TargetError } from "../../lib/targets/types.ts";
 import { geminiCliModelEndpoint } from "../../lib/targets/gemini_cli.ts";
 import { qwenCodeModelEndpoint } from "../../lib/targets/qwen_code.ts";
 import { copilotCliModelEndpoint } from "../../lib/targets/copilot_cli.ts";
+import { opencodeEnv, opencodeModelEndpoint } from "../../lib/targets/opencode.ts";
 import { tempTree, type Tree } from "../_helpers/temp_tree.ts";
 import { makeRequest } from "./_request.ts";
 
@@ -35,7 +36,7 @@ exit "\${STUB_EXIT:-0}"
 `;
 
 interface Kind {
-  provider: "gemini-cli" | "qwen-code" | "copilot-cli";
+  provider: "gemini-cli" | "qwen-code" | "copilot-cli" | "opencode";
   label: string;
   stream: string;
   errorStream: string;
@@ -43,6 +44,8 @@ interface Kind {
   own: Record<string, string>;
   /** The variable `base_url` becomes. */
   baseUrlVariable: string;
+  /** Its value for `base_url: http://127.0.0.1:9/v1` (default that URL). */
+  baseUrlValue?: string;
   install: RegExp;
   expectedArgs: string[];
   expectedStdin: string;
@@ -67,7 +70,7 @@ const KINDS: Kind[] = [{
     "--output-format",
     "stream-json",
     "-m",
-    "m-1",
+    "mock/m-1",
     "--skip-trust",
     "--approval-mode",
     "yolo",
@@ -87,7 +90,7 @@ const KINDS: Kind[] = [{
     "--output-format",
     "stream-json",
     "-m",
-    "m-1",
+    "mock/m-1",
     "--append-system-prompt",
     "Work carefully.",
     "--skip-trust",
@@ -109,13 +112,35 @@ const KINDS: Kind[] = [{
     "--output-format",
     "json",
     "--model",
-    "m-1",
+    "mock/m-1",
     "--skip-trust",
     "--approval-mode",
     "yolo",
   ],
   expectedStdin: "Work carefully.\n\nFix the bug.",
   agentError: "400 Model copilot-mock is not served by this gateway",
+}, {
+  provider: "opencode",
+  label: "opencode",
+  stream: "opencode/shell_edit_and_failing_steps.jsonl",
+  errorStream: "opencode/api_error.jsonl",
+  own: { OPENCODE_DISABLE_AUTOUPDATE: "1", OPENCODE_DISABLE_MODELS_FETCH: "1" },
+  baseUrlVariable: "OPENCODE_CONFIG_CONTENT",
+  baseUrlValue: '{"provider":{"mock":{"options":{"baseURL":"http://127.0.0.1:9/v1"}}}}',
+  install: /npm install -g opencode-ai/,
+  expectedArgs: [
+    "run",
+    "--format",
+    "json",
+    "-m",
+    "mock/m-1",
+    "--skip-trust",
+    "--approval-mode",
+    "yolo",
+  ],
+  expectedStdin: "Work carefully.\n\nFix the bug.",
+  agentError: "Model opencode-mock is not served by this gateway",
+  usage: RECORDED_USAGE,
 }];
 
 async function stubTree(): Promise<Tree> {
@@ -160,7 +185,7 @@ for (const kind of KINDS) {
   Deno.test(`${kind.provider} target starts its CLI in the workspace with its arguments, the prompt on stdin, its own and the listed variables only, and base_url as ${kind.baseUrlVariable}`, async () => {
     await using tree = await stubTree();
     const target = stubTarget(kind, tree, {
-      model: "m-1",
+      model: "mock/m-1",
       system_prompt: "Work carefully.",
       args: ["--skip-trust", "--approval-mode", "yolo"],
       base_url: "http://127.0.0.1:9/v1",
@@ -175,7 +200,8 @@ for (const kind of KINDS) {
     for (const [name, value] of Object.entries(kind.own)) {
       assert.match(env, new RegExp(`^${name}=${value}$`, "m"), `${name} is passed on`);
     }
-    assert.match(env, new RegExp(`^${kind.baseUrlVariable}=http://127\\.0\\.0\\.1:9/v1$`, "m"));
+    const baseUrl = kind.baseUrlValue ?? "http://127.0.0.1:9/v1";
+    assert.ok(env.split("\n").includes(`${kind.baseUrlVariable}=${baseUrl}`), env);
     assert.doesNotMatch(env, /ANTHROPIC_API_KEY/);
   });
 
@@ -275,17 +301,18 @@ Deno.test("the model endpoint of gemini-cli, qwen-code and copilot-cli: base_url
   assert.equal(copilotCliModelEndpoint(copilot, {}), "https://api.githubcopilot.com");
 });
 
-/** The executable and stream format each new agent kind starts by default. */
+/** The executable and the start of the arguments each new agent kind starts by default. */
 const EXECUTABLES = {
-  "gemini-cli": ["gemini", "stream-json"],
-  "qwen-code": ["qwen", "stream-json"],
-  "copilot-cli": ["copilot", "json"],
+  "gemini-cli": ["gemini", "--output-format", "stream-json"],
+  "qwen-code": ["qwen", "--output-format", "stream-json"],
+  "copilot-cli": ["copilot", "--output-format", "json"],
+  opencode: ["opencode", "run", "--format", "json"],
 } as const;
 
-Deno.test("the README's gemini-cli, qwen-code and copilot-cli examples are valid targets that start what the README says", async () => {
+Deno.test("the README's gemini-cli, qwen-code, copilot-cli and opencode examples are valid targets that start what the README says", async () => {
   const readme = await Deno.readTextFile(README);
   const blocks = [...readme.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]!)
-    .filter((b) => /provider: (gemini-cli|qwen-code|copilot-cli)$/m.test(b));
+    .filter((b) => /provider: (gemini-cli|qwen-code|copilot-cli|opencode)$/m.test(b));
   const examples = blocks.flatMap((b) =>
     parse(b.replace(/^ {2}/gm, "")) as Record<string, unknown>[]
   )
@@ -298,8 +325,38 @@ Deno.test("the README's gemini-cli, qwen-code and copilot-cli examples are valid
     });
     const [need] = (target.needs ?? []).map((n) => n.need);
     assert.equal(need?.kind, "agent_target");
-    const [executable, format] = EXECUTABLES[example.provider as keyof typeof EXECUTABLES];
-    assert.deepEqual(need?.argv?.slice(0, 3), [executable, "--output-format", format]);
-    assert.deepEqual(need?.argv?.slice(-(example.args as string[]).length), example.args);
+    const start = EXECUTABLES[example.provider as keyof typeof EXECUTABLES];
+    assert.deepEqual(need?.argv?.slice(0, start.length), start);
+    const args = (example.args ?? []) as string[];
+    assert.deepEqual(need?.argv?.slice(need.argv.length - args.length), args);
   }
+});
+
+Deno.test("opencode's base_url is merged into the OPENCODE_CONFIG_CONTENT given, as the model's provider's baseURL; without a provider in the model it is a config error", () => {
+  const given = JSON.stringify({
+    provider: { local: { npm: "@ai-sdk/openai-compatible", options: { apiKey: "{env:K}" } } },
+    share: "disabled",
+  });
+  const target = { name: "o", provider: "opencode", model: "local/qwen3" } as const;
+  const env = { OPENCODE_CONFIG_CONTENT: given };
+  const url = "http://127.0.0.1:7/v1";
+  assert.equal(opencodeModelEndpoint(target, env), undefined);
+  assert.equal(opencodeModelEndpoint({ ...target, base_url: url }, env), url);
+  const merged = JSON.parse(
+    opencodeEnv(env, { ...target, base_url: url }).OPENCODE_CONFIG_CONTENT!,
+  );
+  assert.deepEqual(merged, {
+    provider: {
+      local: { npm: "@ai-sdk/openai-compatible", options: { apiKey: "{env:K}", baseURL: url } },
+    },
+    share: "disabled",
+  });
+  assert.throws(
+    () => createTarget({ name: "o", provider: "opencode", model: "qwen3", base_url: url }, { env }),
+    (e: Error) => /model 'qwen3' names no provider/.test(e.message),
+  );
+  assert.throws(
+    () => createTarget({ ...target, base_url: url }, { env: { OPENCODE_CONFIG_CONTENT: "[1" } }),
+    /OPENCODE_CONFIG_CONTENT is not a JSON object/,
+  );
 });

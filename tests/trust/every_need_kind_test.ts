@@ -90,6 +90,7 @@ function targets(
     "gemini-cli": [{ name: "gemini_cli", provider: "gemini-cli", executable: `${M}/bin/gemini` }],
     "qwen-code": [{ name: "qwen", provider: "qwen-code", executable: `${M}/bin/qwen` }],
     "copilot-cli": [{ name: "copilot", provider: "copilot-cli", executable: `${M}/bin/copilot` }],
+    opencode: [{ name: "opencode", provider: "opencode", executable: `${M}/bin/opencode` }],
     openai: [{
       name: "openai",
       provider: "openai",
@@ -166,7 +167,9 @@ async function everyKind() {
   await Deno.writeTextFile(join(M, "bin/qwen"), agent(`${M}/M_qwen`, qwenStream));
   const copilotStream = fixture("agents/copilot/shell_edit_and_failing_steps.jsonl");
   await Deno.writeTextFile(join(M, "bin/copilot"), agent(`${M}/M_copilot`, copilotStream));
-  for (const bin of ["claude", "codex", "gemini", "qwen", "copilot"]) {
+  const opencodeStream = fixture("agents/opencode/shell_edit_and_failing_steps.jsonl");
+  await Deno.writeTextFile(join(M, "bin/opencode"), agent(`${M}/M_opencode`, opencodeStream));
+  for (const bin of ["claude", "codex", "gemini", "qwen", "copilot", "opencode"]) {
     await Deno.chmod(join(M, "bin", bin), 0o755);
   }
   return {
@@ -219,6 +222,7 @@ Deno.test("every evaluator and provider kind: refused, nothing starts and no ser
     "M_gemini",
     "M_healthcheck",
     "M_member",
+    "M_opencode",
     "M_qwen",
     "M_string",
   ]);
