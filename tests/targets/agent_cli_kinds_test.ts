@@ -11,10 +11,8 @@ import { parse } from "yaml";
 import { checkTargetDefinition } from "../../lib/dataset/targets_check.ts";
 import { createTarget } from "../../lib/targets/registry.ts";
 import { TargetError } from "../../lib/targets/types.ts";
-import { geminiCliModelEndpoint } from "../../lib/targets/gemini_cli.ts";
-import { qwenCodeModelEndpoint } from "../../lib/targets/qwen_code.ts";
-import { copilotCliModelEndpoint } from "../../lib/targets/copilot_cli.ts";
-import { opencodeEnv, opencodeModelEndpoint } from "../../lib/targets/opencode.ts";
+import { agentModelEndpoint } from "../../lib/targets/agent_endpoints.ts";
+import { opencodeEnv } from "../../lib/targets/opencode.ts";
 import { tempTree, type Tree } from "../_helpers/temp_tree.ts";
 import { makeRequest } from "./_request.ts";
 
@@ -264,41 +262,27 @@ for (const kind of KINDS) {
   });
 }
 
-Deno.test("the model endpoint of gemini-cli, qwen-code and copilot-cli: base_url, else the variable the CLI reads, else the provider's default", () => {
-  const gemini = { name: "g", provider: "gemini-cli" } as const;
+Deno.test("the model endpoint of each new agent kind: base_url, else the variable the CLI reads, else the provider's default", () => {
+  const cases = [
+    ["gemini-cli", "GOOGLE_GEMINI_BASE_URL", "https://generativelanguage.googleapis.com"],
+    ["qwen-code", "OPENAI_BASE_URL", "https://api.openai.com/v1"],
+    ["copilot-cli", "COPILOT_PROVIDER_BASE_URL", "https://api.githubcopilot.com"],
+  ] as const;
+  for (const [kind, variable, fallback] of cases) {
+    const settings = { name: "a", provider: kind };
+    const fromEnv = { [variable]: "http://127.0.0.1:2/v1" };
+    const withBase = { ...settings, base_url: "http://127.0.0.1:1/v1" };
+    assert.equal(agentModelEndpoint(kind, withBase, fromEnv), "http://127.0.0.1:1/v1", kind);
+    assert.equal(agentModelEndpoint(kind, settings, fromEnv), "http://127.0.0.1:2/v1", kind);
+    assert.equal(agentModelEndpoint(kind, settings, {}), fallback, kind);
+  }
+  // Agents whose endpoint agentv cannot tell from here.
+  const opencode = { name: "o", provider: "opencode", model: "anthropic/claude-sonnet-4-5" };
+  assert.equal(agentModelEndpoint("opencode", opencode, {}), undefined);
   assert.equal(
-    geminiCliModelEndpoint({ ...gemini, base_url: "http://127.0.0.1:1" }, {
-      GOOGLE_GEMINI_BASE_URL: "http://127.0.0.1:2",
-    }),
-    "http://127.0.0.1:1",
+    agentModelEndpoint("claude-code", { name: "c", provider: "claude-code" }, {}),
+    undefined,
   );
-  assert.equal(
-    geminiCliModelEndpoint(gemini, { GOOGLE_GEMINI_BASE_URL: "http://127.0.0.1:2" }),
-    "http://127.0.0.1:2",
-  );
-  assert.equal(geminiCliModelEndpoint(gemini, {}), "https://generativelanguage.googleapis.com");
-  const qwen = { name: "q", provider: "qwen-code" } as const;
-  assert.equal(
-    qwenCodeModelEndpoint({ ...qwen, base_url: "http://127.0.0.1:1/v1" }, {}),
-    "http://127.0.0.1:1/v1",
-  );
-  assert.equal(
-    qwenCodeModelEndpoint(qwen, { OPENAI_BASE_URL: "http://127.0.0.1:2/v1" }),
-    "http://127.0.0.1:2/v1",
-  );
-  assert.equal(qwenCodeModelEndpoint(qwen, {}), "https://api.openai.com/v1");
-  const copilot = { name: "c", provider: "copilot-cli" } as const;
-  assert.equal(
-    copilotCliModelEndpoint({ ...copilot, base_url: "http://127.0.0.1:1/v1" }, {
-      COPILOT_PROVIDER_BASE_URL: "http://127.0.0.1:2/v1",
-    }),
-    "http://127.0.0.1:1/v1",
-  );
-  assert.equal(
-    copilotCliModelEndpoint(copilot, { COPILOT_PROVIDER_BASE_URL: "http://127.0.0.1:2/v1" }),
-    "http://127.0.0.1:2/v1",
-  );
-  assert.equal(copilotCliModelEndpoint(copilot, {}), "https://api.githubcopilot.com");
 });
 
 /** The executable and the start of the arguments each new agent kind starts by default. */
@@ -340,8 +324,8 @@ Deno.test("opencode's base_url is merged into the OPENCODE_CONFIG_CONTENT given,
   const target = { name: "o", provider: "opencode", model: "local/qwen3" } as const;
   const env = { OPENCODE_CONFIG_CONTENT: given };
   const url = "http://127.0.0.1:7/v1";
-  assert.equal(opencodeModelEndpoint(target, env), undefined);
-  assert.equal(opencodeModelEndpoint({ ...target, base_url: url }, env), url);
+  assert.equal(agentModelEndpoint("opencode", target, env), undefined);
+  assert.equal(agentModelEndpoint("opencode", { ...target, base_url: url }, env), url);
   const merged = JSON.parse(
     opencodeEnv(env, { ...target, base_url: url }).OPENCODE_CONFIG_CONTENT!,
   );
