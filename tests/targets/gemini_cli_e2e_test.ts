@@ -19,6 +19,7 @@ import {
 } from "../_helpers/gemini_sse_server.ts";
 import { project } from "../_helpers/run_project.ts";
 import { tempTree } from "../_helpers/temp_tree.ts";
+import { waitProcessEnded } from "../_helpers/processes.ts";
 
 const gemini = await locateAgentCli("gemini");
 const API_KEY = "gk-gemini-e2e-SECRET-5511";
@@ -44,12 +45,19 @@ ${extra}`;
 }
 
 /** Runs the eval files against the real gemini pointed at `server`; returns the rows by id. */
-async function runGemini(server: GeminiSseServer, files: Record<string, string>) {
+async function runGemini(
+  server: GeminiSseServer,
+  files: Record<string, string>,
+  targetExtra = "",
+) {
   const bin = gemini.require();
   const home = await tempTree({ ".gemini/settings.json": GEMINI_SETTINGS }, {
     prefix: "agentv-gemini-home-",
   });
-  const p = await project({ ".agentv/targets.yaml": targets(server, bin), ...files });
+  const p = await project({
+    ".agentv/targets.yaml": targets(server, bin, targetExtra),
+    ...files,
+  });
   const dispose = async () => {
     await p[Symbol.asyncDispose]();
     await home[Symbol.asyncDispose]();
@@ -227,5 +235,41 @@ Deno.test({
     assert.equal(row.error, `Gemini CLI target 'default' reported an error: ${message}`);
     assert.ok(typeof row.log_path === "string");
     assert.match(await Deno.readTextFile(row.log_path as string), /"status":"error"/);
+  },
+});
+
+Deno.test({
+  name:
+    "gemini-cli: past timeout_seconds the agent (which relaunches itself as a child) and the command its tool started are killed, and the row keeps the trace so far",
+  ignore: gemini.ignore || Deno.build.os !== "linux",
+  async fn() {
+    await using tmp = await tempTree({}, { prefix: "agentv-gemini-pid-" });
+    const pidFile = tmp.path("command.pid");
+    await using server = startGeminiSseServer({
+      turns: [{
+        functionCalls: [{
+          name: "run_shell_command",
+          args: { command: `echo $$ > '${pidFile}'; exec sleep 3600` },
+        }],
+      }],
+    });
+    await using run = await runGemini(server, {
+      "evals/agent.yaml": `evalcases:
+  - id: slow-agent
+    expected_outcome: anything
+    input: Wait
+`,
+      // Long enough for Gemini CLI to start and run the command on a busy machine.
+    }, "    timeout_seconds: 20\n");
+    const row = run.rows["slow-agent"]!;
+    assert.equal(row.status, "error");
+    assert.match(
+      row.error ?? "",
+      /timed out after 20s \(timeout_seconds\); its process group was killed/,
+    );
+    assert.deepEqual(calls(row).map((c) => c.tool), ["run_shell_command"]);
+    const pid = Number.parseInt(await Deno.readTextFile(pidFile).catch(() => ""), 10);
+    assert.ok(pid > 1, "the command had not started when the timeout fired; raise timeout_seconds");
+    assert.ok(await waitProcessEnded(pid), `the command's process ${pid} outlived the agent`);
   },
 });
