@@ -6,7 +6,10 @@
  * - a `tool_use` part comes once its tool has run: `tool`, `callID`, and a `state` with the
  *   `input`, the `output` (or the `error`), `status` (`error` when the tool failed, also `error`
  *   when a shell command exited non-zero, `metadata.exit` kept as `exit_code`) and the tool's own
- *   `time.start` / `time.end` (ms), so every call has `started_at`, `ended_at` and `duration_ms`;
+ *   `time.start` / `time.end` (ms), so every call has `started_at`, `ended_at` and `duration_ms`.
+ *   opencode runs the calls of one step at once and reports each when it ends: the calls of a
+ *   step are recorded in the order they started (the order the model asked for them), not the
+ *   order they ended;
  * - `step_finish` adds its `tokens` to the usage (`input` is the uncached part: the cached
  *   `cache.read` tokens are added to it and kept as `cached`) and its `cost` (what opencode
  *   priced from its model catalogue; a total of 0 is not reported, so the target's `pricing`
@@ -55,27 +58,40 @@ export function createOpencodeStreamParser(): AgentStreamParser {
   let usage: TokenUsage | undefined;
   let cost = 0;
   let error: string | undefined;
+  /** The tool parts of the current step, recorded when it ends (in the order they started). */
+  let pending: Json[] = [];
 
-  const onToolUse = (part: Json) => {
-    if (typeof part.callID !== "string") return;
+  const startOf = (part: Json): number => {
+    const start = asObject(asObject(part.state)?.time)?.start;
+    return isNumber(start) ? start : Number.POSITIVE_INFINITY;
+  };
+
+  const flushTools = () => {
+    // A stable sort: parts without a start time keep their arrival order, after the others.
+    for (const part of [...pending].sort((a, b) => startOf(a) - startOf(b))) recordTool(part);
+    pending = [];
+  };
+
+  const recordTool = (part: Json) => {
+    const callID = part.callID as string;
     const state = asObject(part.state) ?? {};
     const time = asObject(state.time);
     const exit = asObject(state.metadata)?.exit;
     const failed = state.status === "error" || (typeof exit === "number" && exit !== 0);
     const tool = typeof part.tool === "string" ? part.tool : "unknown";
-    if (step !== undefined) step.calls++;
-    builder.startTool(part.callID, tool, state.input ?? {}, {
+    builder.startTool(callID, tool, state.input ?? {}, {
       ...(isNumber(time?.start) ? { startedAt: new Date(time.start).toISOString() } : {}),
     });
     // Only a finished tool (`completed` or `error`) has a result.
     if (state.status !== "completed" && state.status !== "error") return;
-    builder.endTool(part.callID, state.output ?? state.error, failed ? "error" : "ok", {
+    builder.endTool(callID, state.output ?? state.error, failed ? "error" : "ok", {
       ...(isNumber(time?.end) ? { endedAt: new Date(time.end).toISOString() } : {}),
       ...(typeof exit === "number" ? { extra: { exit_code: exit } } : {}),
     });
   };
 
   const onStepFinish = (part: Json) => {
+    flushTools();
     const tokens = asObject(part.tokens);
     if (tokens !== undefined && isNumber(tokens.input) && isNumber(tokens.output)) {
       const cached = asObject(tokens.cache)?.read;
@@ -96,6 +112,7 @@ export function createOpencodeStreamParser(): AgentStreamParser {
       const part = asObject(event.part) ?? {};
       switch (event.type) {
         case "step_start":
+          flushTools();
           builder.endTurn();
           turns++;
           step = lastStep = { text: "", calls: 0 };
@@ -107,7 +124,9 @@ export function createOpencodeStreamParser(): AgentStreamParser {
           }
           break;
         case "tool_use":
-          onToolUse(part);
+          if (typeof part.callID !== "string") break;
+          pending.push(part);
+          if (step !== undefined) step.calls++;
           break;
         case "step_finish":
           onStepFinish(part);
@@ -123,6 +142,7 @@ export function createOpencodeStreamParser(): AgentStreamParser {
       }
     },
     finish(): AgentTrace {
+      flushTools();
       const trace: AgentTrace = { output_messages: builder.messages() };
       if (error !== undefined) trace.error = error;
       else if (lastStep !== undefined && lastStep.calls === 0 && lastStep.text.trim() !== "") {

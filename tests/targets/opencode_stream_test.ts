@@ -99,3 +99,22 @@ Deno.test("opencode stream: the cost opencode priced is summed; a last step with
   assert.deepEqual(trace.usage, { input: 20, output: 4, cached: 0 });
   assert.equal(calls(trace)[0]!.started_at, undefined);
 });
+
+Deno.test("opencode stream: the calls of one step are in the order they started, whatever order they ended in", () => {
+  const tool = (callID: string, start: number, end: number) => ({
+    type: "tool_use",
+    part: {
+      tool: "bash",
+      callID,
+      state: { status: "completed", input: {}, output: "", time: { start, end } },
+    },
+  });
+  // Asked for first, `slow` started first and ended last: opencode reports `quick` first.
+  const trace = parse([
+    { type: "step_start", part: {} },
+    tool("quick", 1010, 1100),
+    tool("slow", 1000, 1900),
+    { type: "step_finish", part: {} },
+  ]);
+  assert.deepEqual(calls(trace).map((c) => [c.id, c.duration_ms]), [["slow", 900], ["quick", 90]]);
+});
