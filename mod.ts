@@ -264,6 +264,7 @@ export {
   type RunEvalResult,
   type RunPermission,
   type RunPermissionRequest,
+  type RunSpec,
   type Shard,
   shardOf,
   UntrustedDatasetError,

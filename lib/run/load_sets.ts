@@ -10,11 +10,12 @@ import { EvalLoadError } from "../dataset/errors.ts";
 import { loadEvalFile } from "../dataset/load_eval_file.ts";
 import type { Diagnostic } from "../schema/eval_case.ts";
 import { RunConfigError } from "./errors.ts";
-import type { EvalFileLoader, LoadedEvalSet, RunEvalOptions } from "./run_eval.ts";
+import type { EvalFileLoader, LoadedEvalSet, RunEvalOptions } from "./run_options.ts";
 
 /**
- * Loads `options.files` (folders expanded) with `options.load`, then appends `options.sets`.
- * Throws {@link RunConfigError} naming every file that could not be loaded (nothing ran).
+ * Loads `options.files` (folders expanded) with `options.load` (default `loadEvalFile`), then
+ * appends `options.sets`. Throws {@link RunConfigError} naming every file that could not be
+ * loaded (nothing ran).
  *
  * @example
  * ```ts ignore
@@ -22,26 +23,27 @@ import type { EvalFileLoader, LoadedEvalSet, RunEvalOptions } from "./run_eval.t
  * const sets = await loadSets({ files: ["evals"], env: {}, cwd: Deno.cwd() });
  * ```
  */
-export async function loadSets(options: RunEvalOptions): Promise<LoadedEvalSet[]> {
+export async function loadSets(
+  options: Pick<RunEvalOptions, "files" | "sets" | "load" | "cwd"> & {
+    root?: string | undefined;
+    verbose?: boolean | undefined;
+  },
+): Promise<LoadedEvalSet[]> {
   const load: EvalFileLoader = options.load ?? loadEvalFile;
   const sets: LoadedEvalSet[] = [];
   const fileErrors: Diagnostic[] = [];
   const root = options.root === undefined ? undefined : resolve(options.cwd, options.root);
   for (const path of await expandFolders(options.files ?? [], options.cwd, fileErrors)) {
     try {
-      sets.push(
-        await load(resolve(options.cwd, path), {
-          ...(root !== undefined ? { root } : {}),
-          verbose: options.verbose ?? false,
-        }),
-      );
+      sets.push(await load(resolve(options.cwd, path), { root, verbose: options.verbose }));
     } catch (e) {
-      if (e instanceof EvalLoadError || (e as { diagnostics?: unknown })?.diagnostics) {
-        fileErrors.push(...(e as EvalLoadError).diagnostics);
-        if ((e as EvalLoadError).diagnostics.length === 0) {
-          fileErrors.push({ severity: "error", file: path, message: (e as Error).message });
-        }
-      } else throw e;
+      if (!(e instanceof EvalLoadError || (e as { diagnostics?: unknown })?.diagnostics)) throw e;
+      const { diagnostics } = e as EvalLoadError;
+      fileErrors.push(
+        ...(diagnostics.length > 0
+          ? diagnostics
+          : [{ severity: "error" as const, file: path, message: (e as Error).message }]),
+      );
     }
   }
   if (fileErrors.length > 0) {

@@ -10,6 +10,7 @@ export {
   runEval,
   type RunEvalOptions,
   type RunEvalResult,
+  type RunSpec,
 } from "./run_eval.ts";
 export { RunConfigError } from "./errors.ts";
 export {
