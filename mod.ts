@@ -265,6 +265,7 @@ export {
   type RunPermission,
   type RunPermissionRequest,
   type RunSpec,
+  SandboxUnavailableError,
   type Shard,
   shardOf,
   UntrustedDatasetError,

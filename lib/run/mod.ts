@@ -12,7 +12,7 @@ export {
   type RunEvalResult,
   type RunSpec,
 } from "./run_eval.ts";
-export { RunConfigError } from "./errors.ts";
+export { RunConfigError, SandboxUnavailableError } from "./errors.ts";
 export {
   type RunPermission,
   type RunPermissionRequest,

@@ -64,7 +64,15 @@ export interface RunEvalOptions extends Omit<RunSpec, "allowRun"> {
   files?: string[];
   /** Eval files already loaded (run after `files`). */
   sets?: LoadedEvalSet[];
-  /** Loader for `files` (default `loadEvalFile`). */
+  /**
+   * Load `files` in the sandbox `agentv run` uses (default `true`): a worker per dataset root that
+   * may read the root and nothing else (no writes, network, processes or environment), which
+   * needs `--unstable-worker-options` (or `"unstable": ["worker-options"]` in `deno.json`) and
+   * the permissions it is given. `false` loads them in this process, with the loader's own checks
+   * only.
+   */
+  sandbox?: boolean;
+  /** Loader for `files`, instead of the sandbox (the caller's own: `sandbox` does not apply). */
   load?: EvalFileLoader;
   /** Pairs already done (a resumed run): left out of the run. */
   done?: (pair: { dataset: string; eval_id: string; trial: number }) => boolean;
