@@ -10,6 +10,7 @@ import { COMMANDS } from "../../lib/cli/commands.ts";
 import { formatCommandHelp } from "../../lib/cli/help.ts";
 import { runCommand } from "../../lib/cli/run.ts";
 import { parseRunArgs } from "../../lib/cli/run_args.ts";
+import { parseFlagText } from "../../lib/schema/run_option.ts";
 import { RUN_OPTION_ENTRIES } from "../../lib/schema/run_spec.ts";
 
 const LIB = fileURLToPath(new URL("../../lib/", import.meta.url));
@@ -32,30 +33,21 @@ Deno.test("every option of the run command is named by the run spec, and every e
 });
 
 Deno.test("each flag of agentv run reads into the option of its entry", async () => {
-  const samples: Record<string, string[]> = {
-    "judge-target": ["j"],
-    target: ["t"],
-    targets: ["t.yaml"],
-    workers: ["3"],
-    timeout: ["2"],
-    filter: ["a*"],
-    out: ["o.jsonl"],
-    threshold: ["0.5"],
-    root: ["r"],
-    "budget-usd": ["1"],
-    shard: ["1/2"],
-    trials: ["2"],
-    "trials-gate": ["all"],
-    report: ["junit"],
-    resume: ["o.jsonl"],
-    "rerun-failed": ["o.jsonl"],
-    "retry-errors": ["o.jsonl"],
-    cache: ["read"],
-    "cache-dir": ["c"],
-  };
+  // A value each flag that takes one accepts (the first of these its reader takes).
+  const candidates = ["1", "0.5", "1/2", "all", "junit", "read", "a*", "o.jsonl"];
   for (const [name, d] of RUN_OPTION_ENTRIES) {
-    const argv = [`--${d.flag}`, ...(d.value === undefined ? [] : samples[d.flag] ?? ["x"])];
-    const parsed = parseCommandArgs(argv, runCommand.options, { command: "run" });
+    let value: string[] = [];
+    if (d.value !== undefined) {
+      const accepted = [];
+      for (const text of candidates) {
+        if ((await parseFlagText(d, text)).ok) accepted.push(text);
+      }
+      assert.ok(accepted.length > 0, `--${d.flag} accepts one of ${candidates.join(" ")}`);
+      value = [accepted[0]];
+    }
+    const parsed = parseCommandArgs([`--${d.flag}`, ...value], runCommand.options, {
+      command: "run",
+    });
     const { given } = await parseRunArgs(parsed);
     assert.deepEqual(Object.keys(given), [name], `--${d.flag} sets ${name}`);
   }
