@@ -230,6 +230,22 @@ export const RUN_OPTIONS = {
     },
     parse: shardText,
   },
+  maxCases: {
+    schema: z.number().int().min(1),
+    scope: "run",
+    flag: "max-cases",
+    value: "N",
+    help: "Run at most N cases (after --filter and --shard, in plan order; each with its trials)",
+    effect: "results",
+    rerunMayNarrow: true,
+    record: { key: "max_cases", schema: since(nullable(z.number())) },
+    parse: numberText({
+      flag: "max-cases",
+      expected: "a whole number >= 1",
+      example: "10",
+      check: (n) => Number.isSafeInteger(n) && n >= 1,
+    }),
+  },
   trials: {
     schema: z.number().int().min(1).max(MAX_TRIALS),
     scope: "run",

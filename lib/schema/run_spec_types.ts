@@ -40,6 +40,8 @@ export interface RunSpec {
   budgetUsd?: number;
   /** Run only shard I of N (I from 0, e.g. $JOB_COMPLETION_INDEX/4); join them with agentv merge (`--shard I/N`). */
   shard?: { index: number; count: number };
+  /** Run at most N cases (after --filter and --shard, in plan order; each with its trials) (`--max-cases N`). */
+  maxCases?: number;
   /** Run every case K times (default: its execution.trials, else 1) (`--trials K`). */
   trials?: number;
   /** How trials make a case's verdict: mean (default), any, all or rate:X (pass rate >= X) (`--trials-gate GATE`). */
@@ -94,6 +96,8 @@ export interface RunOptionsRecord {
   budget_usd?: number | null;
   /** `--shard`; absent in older records. */
   shard?: { index: number; count: number } | null;
+  /** `--max-cases`; absent in older records. */
+  max_cases?: number | null;
   /** `--trials`; absent in older records. */
   trials?: number | null;
   /** `--trials-gate`; absent in older records. */
