@@ -8,13 +8,8 @@
  */
 import { UsageError } from "../errors/agentv_error.ts";
 import { parseFlagText } from "../schema/run_option.ts";
-import {
-  PRIOR_RUN_OPTIONS,
-  RUN_OPTION_ENTRIES,
-  RUN_OPTION_RULES,
-  RUN_OPTIONS,
-  type RunCommandValues,
-} from "../schema/run_spec.ts";
+import { RUN_OPTION_ENTRIES, RUN_OPTIONS, type RunCommandValues } from "../schema/run_spec.ts";
+import { PRIOR_RUN_OPTIONS, RUN_OPTION_RULES } from "../schema/run_spec_rules.ts";
 import type { PriorRunMode } from "../run/resume.ts";
 import type { OptionSpec, ParsedArgs } from "./command.ts";
 

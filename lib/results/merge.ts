@@ -17,7 +17,8 @@ import type {
   RunSummary,
   RunTargetRecord,
 } from "../schema/run_record.ts";
-import { RUN_OPTION_DEFAULTS, RUN_OPTION_ENTRIES, runOptionsRecord } from "../schema/run_spec.ts";
+import { RUN_OPTION_DEFAULTS, RUN_OPTION_ENTRIES } from "../schema/run_spec.ts";
+import { runOptionsRecord } from "../schema/run_spec_record.ts";
 import { compactRow } from "./row_format.ts";
 import { AGENTV_VERSION, newRunId } from "./run_record.ts";
 import { summarizeResults } from "./summary.ts";

@@ -12,12 +12,8 @@
 import { runRecordPath } from "../results/run_record.ts";
 import type { Diagnostic } from "../schema/eval_case.ts";
 import type { RunRecord } from "../schema/run_record.ts";
-import {
-  RUN_OPTION_ENTRIES,
-  runOptionsRecord,
-  type RunSpec,
-  specOfRecord,
-} from "../schema/run_spec.ts";
+import { RUN_OPTION_ENTRIES, type RunSpec } from "../schema/run_spec.ts";
+import { runOptionsRecord, specOfRecord } from "../schema/run_spec_record.ts";
 import { RunConfigError } from "./errors.ts";
 import { absolutePaths } from "./settle_spec.ts";
 

@@ -74,7 +74,7 @@ export async function settleRunSpec(
   const given = spec as Readonly<Record<string, unknown>>;
   const settled: Record<string, unknown> = {};
   for (const [name, d] of RUN_OPTION_ENTRIES) {
-    if (d.scope !== "run") continue;
+    if (d.scope === "command") continue;
     let value = d.implied?.(given) ?? given[name];
     if (value === undefined) {
       if (d.config?.user) value = (await sources.user())?.[d.config.user];
@@ -120,7 +120,7 @@ export function absolutePaths(spec: RunSpec, cwd: string): RunSpec {
 export function runSpecOf(values: Readonly<Record<string, unknown>>): RunSpec {
   const spec: Record<string, unknown> = {};
   for (const [name, d] of RUN_OPTION_ENTRIES) {
-    if (d.scope === "run" && values[name] !== undefined) spec[name] = values[name];
+    if (d.scope !== "command" && values[name] !== undefined) spec[name] = values[name];
   }
   return spec as RunSpec;
 }

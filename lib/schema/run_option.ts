@@ -44,10 +44,11 @@ export interface RunOptionDef<T = unknown> {
   /** The value's schema (what `runEval` accepts; the flag's text is read by `parse`). */
   schema: z.ZodType<T, T>;
   /**
-   * Who reads it: `run` options are `runEval`'s (its argument, the run record); `command`
-   * options only steer `agentv run` itself (what it prints, which earlier run it continues).
+   * Who reads it: `run` options (the default) are `runEval`'s (its argument, the run record);
+   * `command` options only steer `agentv run` itself (what it prints, which earlier run it
+   * continues).
    */
-  scope: "run" | "command";
+  scope?: "run" | "command";
   /** The long flag, without `--`. */
   flag: string;
   /** The one-letter flag, without `-`. */

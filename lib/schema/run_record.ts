@@ -9,13 +9,17 @@
 import { z } from "zod";
 import type { Assert, Same } from "./_type_check.ts";
 import { type RunSummary, RunSummarySchema } from "./run_summary.ts";
-import { type RunOptionsRecord, RunOptionsRecordSchema } from "./run_spec.ts";
+import { type RunOptionsRecord, RunOptionsRecordSchema } from "./run_spec_record.ts";
 
 /** Version of the run record format (`schema_version`). */
 export const RUN_RECORD_VERSION = 1;
 
 /** The recorded options of a run and those that change its results (declared in `run_spec.ts`). */
-export { RESULT_OPTIONS, type RunOptionsRecord, RunOptionsRecordSchema } from "./run_spec.ts";
+export {
+  RESULT_OPTIONS,
+  type RunOptionsRecord,
+  RunOptionsRecordSchema,
+} from "./run_spec_record.ts";
 
 /** The end-of-run summary and its parts (defined in `run_summary.ts`). */
 export {

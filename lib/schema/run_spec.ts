@@ -3,25 +3,26 @@
  * entry says its value's schema, its flag, help line, default, config files, whether another
  * value changes the run's results, and how the run record keeps it. Everything else is derived
  * from this table: the `run` command's parser and `--help` (`lib/cli/run_args.ts`), `runEval`'s
- * argument ({@link RunSpec}), the run record's `options` and its JSON Schema, the checks of a
- * resume, a rerun and a merge, the options table of the README and the generated types
- * (`run_spec_types.ts`, written by `tools/generate.ts`).
+ * argument ({@link RunSpec}), the run record's `options` and its JSON Schema
+ * (`run_spec_record.ts`), the checks of a resume, a rerun and a merge, the options table of the
+ * README and the generated types (`run_spec_types.ts`, written by `tools/generate.ts`). The
+ * combinations of options that are refused are in `run_spec_rules.ts`.
  *
  * One precedence rule for every option (`settleRunSpec` in `lib/run/settle_spec.ts`): the value
  * given (a flag, or `runEval`'s argument; a resumed or rerun run's record counts as given), else
  * the user's config, narrowed by each dataset's `.agentv/config.yaml` (which can only restrict),
  * else the default.
  *
- * Adding an option: one entry here, its behaviour where it acts, then `deno run -A
- * tools/generate.ts` (the types, `schema/run.schema.json` and the README table; a test fails
- * while they are stale).
+ * Adding an option: one entry here, its behaviour where it acts, then `deno run --allow-read
+ * --allow-write --allow-run tools/generate.ts` (the types, `schema/run.schema.json` and the README
+ * table; a test fails while they are stale).
  *
  * @module
  */
 import { dirname, resolve } from "node:path";
 import { z } from "zod";
 import type { Assert, Same } from "./_type_check.ts";
-import type { CacheMode } from "./config.ts";
+import { type CacheMode, narrowCacheMode } from "./config.ts";
 import {
   choiceText,
   globText,
@@ -33,26 +34,13 @@ import {
   trialsGateText,
   trialsText,
 } from "./run_option.ts";
-import type { RunCommandValues, RunOptionsRecord, RunSpec } from "./run_spec_types.ts";
+import type { RunCommandValues, RunSpec } from "./run_spec_types.ts";
 import { type TrialsGate, TrialsGateSchema } from "./trials.ts";
 import { MAX_TRIALS } from "./eval_file.ts";
 
-export type { RunCommandValues, RunOptionsRecord, RunSpec };
+export type { RunCommandValues, RunSpec };
 
 const CACHE_MODES = ["off", "read", "write", "readwrite"] as const;
-const ALLOWS: Record<CacheMode, [read: boolean, write: boolean]> = {
-  off: [false, false],
-  read: [true, false],
-  write: [false, true],
-  readwrite: [true, true],
-};
-
-/** The cache mode allowing what both `a` and `b` allow. */
-function narrowCache(a: CacheMode, b: CacheMode): CacheMode {
-  const [read, write] = [0, 1].map((i) => ALLOWS[a][i] && ALLOWS[b][i]);
-  return read ? (write ? "readwrite" : "read") : write ? "write" : "off";
-}
-
 // deno-lint-ignore no-explicit-any
 type AnyOption = RunOptionDef<any>;
 
@@ -64,7 +52,6 @@ const since = <S extends z.ZodType>(schema: S): z.ZodOptional<S> => schema.optio
 export const RUN_OPTIONS = {
   target: {
     schema: z.string().min(1),
-    scope: "run",
     flag: "target",
     value: "NAME",
     help: "Use this target for every case",
@@ -73,7 +60,6 @@ export const RUN_OPTIONS = {
   },
   targetsFile: {
     schema: z.string().min(1),
-    scope: "run",
     flag: "targets",
     value: "FILE",
     help: "Targets file (default: nearest .agentv/targets.yaml)",
@@ -83,7 +69,6 @@ export const RUN_OPTIONS = {
   },
   judgeTarget: {
     schema: z.string().min(1),
-    scope: "run",
     flag: "judge-target",
     value: "NAME",
     help: "Judge target for llm_judge/rubric evaluators (default: the target's judge_target)",
@@ -92,7 +77,6 @@ export const RUN_OPTIONS = {
   },
   workers: {
     schema: z.number().int().min(1).max(1000),
-    scope: "run",
     flag: "workers",
     value: "N",
     help: "Cases run at once (default 4)",
@@ -107,7 +91,6 @@ export const RUN_OPTIONS = {
   },
   timeoutMs: {
     schema: z.number().min(0),
-    scope: "run",
     flag: "timeout",
     value: "SECONDS",
     help: "Timeout of each target call attempt and evaluator (default 120)",
@@ -125,7 +108,6 @@ export const RUN_OPTIONS = {
   },
   filter: {
     schema: z.string().min(1),
-    scope: "run",
     flag: "filter",
     value: "GLOB",
     help: "Run only cases whose id matches",
@@ -136,7 +118,6 @@ export const RUN_OPTIONS = {
   },
   out: {
     schema: z.string().min(1),
-    scope: "run",
     flag: "out",
     value: "FILE",
     help: "Results file (default .agentv/results/<dataset>-<timestamp>.jsonl)",
@@ -144,7 +125,6 @@ export const RUN_OPTIONS = {
   },
   dryRun: {
     schema: z.boolean(),
-    scope: "run",
     flag: "dry-run",
     help: "Replace every target and judge by a mock; run no command or code judge",
     default: false,
@@ -153,7 +133,6 @@ export const RUN_OPTIONS = {
   },
   allowRun: {
     schema: z.boolean(),
-    scope: "run",
     flag: "allow-run",
     help:
       "Allow what the dataset asks for this once: its commands, and env values sent to its hosts",
@@ -161,14 +140,12 @@ export const RUN_OPTIONS = {
   },
   keepWorkspaces: {
     schema: z.boolean(),
-    scope: "run",
     flag: "keep-workspaces",
     help: "Keep each case's workspace in .agentv/workspaces/<run_id>/<case> (default: deleted)",
     default: false,
   },
   threshold: {
     schema: z.number().min(0).max(1),
-    scope: "run",
     flag: "threshold",
     value: "X",
     help: "Pass when there is no error and the mean score >= X (instead of no fail)",
@@ -183,7 +160,6 @@ export const RUN_OPTIONS = {
   },
   root: {
     schema: z.string().min(1),
-    scope: "run",
     flag: "root",
     value: "DIR",
     help: "Dataset root (default: discovered)",
@@ -192,7 +168,6 @@ export const RUN_OPTIONS = {
   },
   budgetUsd: {
     schema: z.number().min(0),
-    scope: "run",
     flag: "budget-usd",
     value: "X",
     help: "Stop starting target and judge calls before their cost could pass X US dollars (exit 1)",
@@ -212,7 +187,6 @@ export const RUN_OPTIONS = {
   },
   shard: {
     schema: z.object({ index: z.number().int().min(0), count: z.number().int().min(1) }),
-    scope: "run",
     flag: "shard",
     value: "I/N",
     help:
@@ -232,7 +206,6 @@ export const RUN_OPTIONS = {
   },
   maxCases: {
     schema: z.number().int().min(1),
-    scope: "run",
     flag: "max-cases",
     value: "N",
     help: "Run at most N cases (after --filter and --shard, in plan order; each with its trials)",
@@ -248,7 +221,6 @@ export const RUN_OPTIONS = {
   },
   trials: {
     schema: z.number().int().min(1).max(MAX_TRIALS),
-    scope: "run",
     flag: "trials",
     value: "K",
     help: "Run every case K times (default: its execution.trials, else 1)",
@@ -258,7 +230,6 @@ export const RUN_OPTIONS = {
   },
   trialsGate: {
     schema: TrialsGateSchema as z.ZodType<TrialsGate, TrialsGate>,
-    scope: "run",
     flag: "trials-gate",
     value: "GATE",
     help: "How trials make a case's verdict: mean (default), any, all or rate:X (pass rate >= X)",
@@ -270,7 +241,6 @@ export const RUN_OPTIONS = {
   },
   verbose: {
     schema: z.boolean(),
-    scope: "run",
     flag: "verbose",
     short: "v",
     help: "Show targets, retries and loading",
@@ -323,7 +293,6 @@ export const RUN_OPTIONS = {
   },
   cache: {
     schema: z.enum(CACHE_MODES),
-    scope: "run",
     flag: "cache",
     value: "MODE",
     help:
@@ -333,7 +302,7 @@ export const RUN_OPTIONS = {
       user: "cache",
       dataset: "cache",
       fromDataset: (config) => config.cache,
-      narrow: (current, mode) => narrowCache(current ?? "off", mode),
+      narrow: (current, mode) => narrowCacheMode(current ?? "off", mode),
       docs: "your config's `cache:`, narrowed by each dataset config's `cache:` (`off` turns it " +
         "off, `read` drops the writes, `write` drops the reads)",
     },
@@ -350,7 +319,6 @@ export const RUN_OPTIONS = {
   },
   replay: {
     schema: z.boolean(),
-    scope: "run",
     flag: "replay",
     help:
       "Answer every target and judge call from the cache, offline; a miss is an error row saying why",
@@ -364,7 +332,6 @@ export const RUN_OPTIONS = {
   },
   cacheDir: {
     schema: z.string().min(1),
-    scope: "run",
     flag: "cache-dir",
     value: "DIR",
     help: "Cache folder (default: the config's cache_dir, else <root>/.agentv/cache)",
@@ -385,56 +352,15 @@ export const RUN_OPTIONS = {
 /** The name of a run option (its key in {@link RunSpec}). */
 export type RunOptionName = keyof typeof RUN_OPTIONS;
 
-/** The options that name an earlier run, each a mode of `readPriorRun`. */
-export const PRIOR_RUN_OPTIONS = ["resume", "rerunFailed", "retryErrors"] as const;
-
-/** A problem of a combination of options: its message and hint, or `undefined`. */
-export type OptionsRule = (
-  given: RunCommandValues,
-) => { message: string; hint?: string } | undefined;
-
-/** Combinations of options that are refused (checked after each value is read). */
-export const RUN_OPTION_RULES: readonly OptionsRule[] = [
-  (v) =>
-    v.quiet && v.verbose ? { message: "--quiet and --verbose cannot be used together" } : undefined,
-  (v) =>
-    v.replay && (v.cache === "off" || v.cache === "write")
-      ? {
-        message: `--replay cannot be used with --cache ${v.cache}: a replay only reads the cache`,
-        hint: "drop --cache, or use --cache read",
-      }
-      : undefined,
-  (v) => {
-    const given = PRIOR_RUN_OPTIONS.filter((name) => v[name] !== undefined);
-    if (given.length < 2) return undefined;
-    return {
-      message: `${
-        given.map((n) => `--${RUN_OPTIONS[n].flag}`).join(" and ")
-      } cannot be used together`,
-      hint:
-        "--resume continues a run in its file; --rerun-failed and --retry-errors start a new one",
-    };
-  },
-  (v) =>
-    v.resume !== undefined && v.out !== undefined
-      ? {
-        message:
-          "--resume and --out cannot be used together: a resumed run appends to the file it resumes",
-        hint: "leave --out out (--rerun-failed and --retry-errors take --out)",
-      }
-      : undefined,
-];
-
-type Options = typeof RUN_OPTIONS;
+/** The type of the table (for the types derived from it). */
+export type RunOptionsTable = typeof RUN_OPTIONS;
+type Options = RunOptionsTable;
+/** An entry's scope: `run` unless it says `command`. */
+type ScopeOf<O> = O extends { scope: "command" } ? "command" : "run";
 type Shape<Scope> = {
-  [K in keyof Options as Options[K]["scope"] extends Scope ? K : never]: z.ZodOptional<
+  [K in keyof Options as ScopeOf<Options[K]> extends Scope ? K : never]: z.ZodOptional<
     Options[K]["schema"]
   >;
-};
-type RecordShape = {
-  [
-    K in keyof Options as Options[K] extends { record: { key: infer R extends string } } ? R : never
-  ]: Options[K] extends { record: { schema: infer S extends z.ZodType } } ? S : never;
 };
 
 /** Every entry of {@link RUN_OPTIONS}, loosely typed, in order. */
@@ -444,7 +370,7 @@ export const RUN_OPTION_ENTRIES: readonly [RunOptionName, RunOptionDef][] = Obje
 
 function shapeOf(scopes: readonly string[]): Record<string, z.ZodType> {
   return Object.fromEntries(
-    RUN_OPTION_ENTRIES.filter(([, d]) => scopes.includes(d.scope))
+    RUN_OPTION_ENTRIES.filter(([, d]) => scopes.includes(d.scope ?? "run"))
       .map(([name, d]) => [name, d.schema.optional()]),
   );
 }
@@ -462,67 +388,6 @@ export const RunCommandSchema: z.ZodObject<Shape<"run" | "command">> = z.object(
   shapeOf(["run", "command"]),
 ) as never;
 
-/** The run record's `options`: the recorded options (see each entry's `record`). */
-export const RunOptionsRecordSchema: z.ZodObject<RecordShape> = z.object(
-  Object.fromEntries(
-    RUN_OPTION_ENTRIES.flatMap(([, d]) => d.record ? [[d.record.key, d.record.schema]] : []),
-  ),
-) as never;
-
-/**
- * The recorded options that change a run's results, with the flag that sets each: a resumed run,
- * a rerun and the shards of a merge must agree on them (a key an older record lacks is not
- * compared). Concurrency, timeouts, the cache and the budget change how a run goes, not its
- * scores.
- */
-export const RESULT_OPTIONS: readonly { key: keyof RunOptionsRecord; flag: string }[] =
-  RUN_OPTION_ENTRIES.flatMap(([, d]) =>
-    d.effect === "results" && d.record
-      ? [{ key: d.record.key as keyof RunOptionsRecord, flag: `--${d.flag}` }]
-      : []
-  );
-
-/**
- * The run record's `options` of a settled spec (defaults and configs applied, paths absolute):
- * each recorded option's value, `null` when it has none.
- *
- * @example
- * ```ts
- * import { runOptionsRecord } from "./run_spec.ts";
- * runOptionsRecord({ workers: 4, timeoutMs: 1000, dryRun: false, cache: "off" }).workers; // 4
- * ```
- */
-export function runOptionsRecord(spec: Readonly<Record<string, unknown>>): RunOptionsRecord {
-  const out: Record<string, unknown> = {};
-  for (const [name, d] of RUN_OPTION_ENTRIES) {
-    if (!d.record) continue;
-    const value = d.record.encode ? d.record.encode(spec) : spec[name] ?? null;
-    if (value !== undefined) out[d.record.key] = value;
-  }
-  return out as unknown as RunOptionsRecord;
-}
-
-/**
- * The options a run record's `options` gives a run that resumes or reruns it (what the record
- * lacks, or holds as `null`, is left out).
- *
- * @example
- * ```ts
- * import { specOfRecord } from "./run_spec.ts";
- * specOfRecord({ target: "t", workers: 2, threshold: null }); // { target: "t", workers: 2, cache: "off" }
- * ```
- */
-export function specOfRecord(recorded: RunOptionsRecord | Record<string, unknown>): RunSpec {
-  const options = recorded as Readonly<Record<string, unknown>>;
-  const spec: Record<string, unknown> = {};
-  for (const [name, d] of RUN_OPTION_ENTRIES) {
-    if (!d.record) continue;
-    const value = d.record.decode ? d.record.decode(options) : (options[d.record.key] ?? undefined);
-    if (value !== undefined) spec[name] = value;
-  }
-  return spec as RunSpec;
-}
-
 // The generated types (`run_spec_types.ts`) must say exactly what the schemas produce, with the
 // same keys (an optional key missing from one side is not caught by `Same` alone).
 type _Checks = [
@@ -530,6 +395,4 @@ type _Checks = [
   Assert<Same<keyof RunSpec, keyof z.input<typeof RunSpecSchema>>>,
   Assert<Same<RunCommandValues, z.input<typeof RunCommandSchema>>>,
   Assert<Same<keyof RunCommandValues, keyof z.input<typeof RunCommandSchema>>>,
-  Assert<Same<RunOptionsRecord, z.output<typeof RunOptionsRecordSchema>>>,
-  Assert<Same<keyof RunOptionsRecord, keyof z.output<typeof RunOptionsRecordSchema>>>,
 ];

@@ -82,7 +82,7 @@ function fieldDoc(d: RunOptionDef): string {
  */
 export function runSpecTypesSource(): string {
   const fields = (scope: string) =>
-    RUN_OPTION_ENTRIES.filter(([, d]) => d.scope === scope).flatMap(([name, d]) => [
+    RUN_OPTION_ENTRIES.filter(([, d]) => (d.scope ?? "run") === scope).flatMap(([name, d]) => [
       fieldDoc(d),
       `  ${name}?: ${d.tsType ?? tsType(d.schema)};`,
     ]);
@@ -152,7 +152,7 @@ export function runOptionsTable(): string {
     return [
       `\`${flagText(d)}\``,
       cell(d.help),
-      d.scope === "run" ? `\`${name}\`` : "CLI only",
+      d.scope !== "command" ? `\`${name}\`` : "CLI only",
       otherwise,
       onResume(d),
       d.record ? `\`${d.record.key}\`` : "",
