@@ -1,6 +1,6 @@
 /**
  * The run: prepare (options, recorder, files, settled options, budget, cache), plan, bind
- * targets, gate, open the record, schedule the cases, finish. Each step is named in
+ * targets, gate, open the record, schedule the cases, finish (summary, calibration). Each step is named in
  * `run_steps.ts` and `run_schedule.ts`; this module composes them. The recorder
  * (`lib/results/recorder.ts`), attached to the run's events, redacts each row, appends it to the
  * results file as it finishes, keeps `<results>.run.json` and the summary. Interruption (the
@@ -11,6 +11,8 @@
  */
 import { resolve } from "node:path";
 import type { RunSummary } from "../results/summary.ts";
+import type { PlannedCase } from "./plan.ts";
+import { runCalibration } from "./run_calibration.ts";
 import { scheduleRun } from "./run_schedule.ts";
 import {
   bindTargets,
@@ -68,14 +70,18 @@ export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
   await gateRun(run, bound);
   const runId = await openRun(run, bound);
   const { started } = await scheduleRun(run, bound, runId);
-  return finishRun(run, { total: bound.jobs.length, started });
+  return await finishRun(run, { planned, total: bound.jobs.length, started });
 }
 
 /**
  * Step 7: the summary (over every row of the file for a resumed run), the budget's section, the
- * `run_finished` event; a row that could not be written ends the run in its `ResultsWriteError`.
+ * corrected pass rate of a calibrated judge (`run_calibration.ts`), the `run_finished` event; a
+ * row that could not be written ends the run in its `ResultsWriteError`.
  */
-function finishRun(run: RunContext, counts: { total: number; started: number }): RunEvalResult {
+async function finishRun(
+  run: RunContext,
+  counts: { planned: readonly PlannedCase[]; total: number; started: number },
+): Promise<RunEvalResult> {
   const { recorder, spec, signal } = run;
   const summary: RunSummary = recorder.summarize({
     invalid: run.invalid,
@@ -87,6 +93,12 @@ function finishRun(run: RunContext, counts: { total: number; started: number }):
     cache: run.cache?.stats,
   });
   if (run.budget) summary.budget = run.budget.summary();
+  const calibration = await runCalibration(summary, {
+    tally: run.judgeTally,
+    cases: counts.planned,
+    roots: run.sets.map((s) => s.root),
+  });
+  if (calibration) summary.calibration = calibration;
   const writeFailure = recorder.writeFailure;
   if (writeFailure) {
     writeFailure.summary = summary;

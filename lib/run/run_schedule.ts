@@ -213,8 +213,9 @@ class Scheduler {
     });
   }
 
-  /** The recorder redacts and writes the row. */
+  /** The recorder redacts and writes the row; the judge tally counts its judges. */
   #finish(row: ResultRow): void {
+    this.#run.judgeTally.add(row);
     this.#run.emit({ type: "case_finished", row, done: ++this.#finished, total: this.#total });
   }
 

@@ -27,6 +27,7 @@ import { specOfPriorRun } from "./prior_spec.ts";
 import { checkPriorRun, priorDone, priorRecorderOptions } from "./resume.ts";
 import { type CaseBinding, createTargetResolver, type TargetResolver } from "./resolve_targets.ts";
 import { createCallCache } from "./run_cache.ts";
+import { createJudgeTally, type JudgeTally } from "./run_calibration.ts";
 import { caseEvaluators } from "./run_case.ts";
 import type { LoadedEvalSet, RunEvalOptions, RunSpec } from "./run_options.ts";
 import { checkRunPermission, NeedCollector } from "./run_permission.ts";
@@ -51,6 +52,8 @@ export interface RunContext {
   invalid: Diagnostic[];
   budget: Budget | undefined;
   cache: CallCache | undefined;
+  /** The judges the rows recorded (a saved calibration of the run's judge corrects its pass rate). */
+  judgeTally: JudgeTally;
 }
 
 /** A planned case with its target bound, or the reason its target cannot be used. */
@@ -147,6 +150,7 @@ export async function prepareRun(options: RunEvalOptions): Promise<RunContext> {
     invalid,
     budget,
     cache,
+    judgeTally: createJudgeTally(),
   };
 }
 

@@ -8,13 +8,6 @@
  */
 import { z } from "zod";
 
-/** Guideline patterns used when no config sets `guideline_patterns`. */
-export const DEFAULT_GUIDELINE_PATTERNS: readonly string[] = [
-  "**/*.instructions.md",
-  "**/*.prompt.md",
-  "**/SKILL.md",
-];
-
 /** How a run uses the response cache: `off`, `read`, `write` or `readwrite`. */
 export type CacheMode = "off" | "read" | "write" | "readwrite";
 

@@ -69,3 +69,13 @@ export {
   type FileChangesConfig,
 } from "./evaluator_types.ts";
 export { type WorkspaceChanges } from "./workspace.ts";
+export { type Label, LabelSchema } from "./label.ts";
+export {
+  type CalibratedPassRate,
+  CalibratedPassRateSchema,
+  type CalibrationFile,
+  CalibrationFileSchema,
+  type ConfusionCounts,
+  type JudgePromptHashes,
+  type SavedCalibration,
+} from "./calibration.ts";
