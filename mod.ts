@@ -294,6 +294,8 @@ export {
   type RunEvalResult,
   type RunPermission,
   type RunPermissionRequest,
+  type RunSpec,
+  SandboxUnavailableError,
   type Shard,
   shardOf,
   UntrustedDatasetError,
