@@ -95,6 +95,7 @@ export {
   type FileChangesConfig,
   type IsJsonConfig,
   type JsonSchemaConfig,
+  type JudgeNeeds,
   type JudgePromptHashes,
   type Label,
   type LatencyConfig,

@@ -8,6 +8,7 @@
  * @module
  */
 import type { CaseSite } from "./case_pipeline.ts";
+import type { JudgeNeeds } from "../schema/judge_needs.ts";
 import { readJsonlLines } from "./jsonl_reader.ts";
 import { locateInJsonLine } from "./jsonl_source.ts";
 import { EvalLoadError } from "./errors.ts";
@@ -18,6 +19,8 @@ export type CaseTargetUse = CaseSite & {
   id: string;
   /** The target name the case runs against (case, file or sidecar `execution.target`). */
   target: string;
+  /** What the case asks of its target's judge (`schema/judge_needs.ts`; 0: nothing). */
+  needs: JudgeNeeds;
 };
 
 /** The targets a file's valid cases use. */
@@ -27,11 +30,11 @@ export interface CaseTargets {
   /** The distinct target names, in no particular order. */
   names(): string[];
   /**
-   * The uses whose target `pick` selects, in file order; with `firstOfEach`, only the first use
-   * of each selected name.
+   * The uses whose target (and judge needs) `pick` selects, in file order; with `firstOfEach`,
+   * only the first use of each selected name.
    */
   select(
-    pick: (target: string) => boolean,
+    pick: (target: string, needs: JudgeNeeds) => boolean,
     options?: { firstOfEach?: boolean },
   ): Promise<CaseTargetUse[]>;
 }
@@ -42,7 +45,9 @@ export interface CaseTargets {
  * @example
  * ```ts
  * import { ListedTargets } from "./case_targets.ts";
- * const uses = new ListedTargets([{ id: "a", target: "default", path: "evalcases[0].id", ownTarget: false }]);
+ * const uses = new ListedTargets([
+ *   { id: "a", target: "default", needs: 0, path: "evalcases[0].id", ownTarget: false },
+ * ]);
  * uses.names(); // ["default"]
  * ```
  */
@@ -66,12 +71,12 @@ export class ListedTargets implements CaseTargets {
 
   /** The uses `pick` selects, in file order. */
   select(
-    pick: (target: string) => boolean,
+    pick: (target: string, needs: JudgeNeeds) => boolean,
     options: { firstOfEach?: boolean } = {},
   ): Promise<CaseTargetUse[]> {
     const seen = new Set<string>();
     return Promise.resolve(this.#uses.filter((u) => {
-      if (!pick(u.target)) return false;
+      if (!pick(u.target, u.needs)) return false;
       if (!options.firstOfEach) return true;
       if (seen.has(u.target)) return false;
       seen.add(u.target);
@@ -95,7 +100,10 @@ class IntList {
   }
 }
 
-/** The uses of one target name in a JSONL file: `line * 2 + ownTarget`, in line order. */
+/**
+ * The uses of one target name in a JSONL file: `(line * 16 + needs) * 2 + ownTarget`, in line
+ * order (lines up to 2^26; the judge needs take 4 bits).
+ */
 interface NameUses {
   entries: IntList;
   /** The cases' ids, in the same order, when the store keeps them. */
@@ -110,8 +118,8 @@ interface NameUses {
  * ```ts
  * import { JsonlTargets } from "./case_targets.ts";
  * const uses = new JsonlTargets("cases.jsonl", "/data/cases.jsonl");
- * uses.add("default", 1, false);
- * uses.add("azure", 2, true);
+ * uses.add("default", 1, false, 0);
+ * uses.add("azure", 2, true, 0);
  * uses.names(); // ["default", "azure"]
  * ```
  */
@@ -135,14 +143,17 @@ export class JsonlTargets implements CaseTargets {
     return this.#size;
   }
 
-  /** Records that the case on `line` (lines come in increasing order) uses `target`. */
-  add(target: string, line: number, ownTarget: boolean, id?: string): void {
+  /**
+   * Records that the case on `line` (lines come in increasing order) uses `target` and asks
+   * `needs` of its judge.
+   */
+  add(target: string, line: number, ownTarget: boolean, needs: JudgeNeeds, id?: string): void {
     let uses = this.#byName.get(target);
     if (!uses) {
       uses = { entries: new IntList(), ...(this.#keepIds ? { ids: [] } : {}) };
       this.#byName.set(target, uses);
     }
-    uses.entries.push(line * 2 + (ownTarget ? 1 : 0));
+    uses.entries.push((line * 16 + needs) * 2 + (ownTarget ? 1 : 0));
     uses.ids?.push(id ?? "");
     this.#size++;
   }
@@ -163,17 +174,17 @@ export class JsonlTargets implements CaseTargets {
    * With `located: false` and kept ids, the lines are not read again and uses have no column.
    */
   async select(
-    pick: (target: string) => boolean,
+    pick: (target: string, needs: JudgeNeeds) => boolean,
     options: { firstOfEach?: boolean; located?: boolean } = {},
   ): Promise<CaseTargetUse[]> {
-    const picked: { line: number; own: boolean; target: string; id?: string }[] = [];
+    const picked: { line: number; own: boolean; target: string; needs: number; id?: string }[] = [];
     for (const [target, uses] of this.#byName) {
-      if (!pick(target)) continue;
       for (let i = 0; i < uses.entries.length; i++) {
         const entry = uses.entries.values[i];
-        const line = entry >> 1;
-        if (this.#removed?.has(line)) continue;
-        picked.push({ line, own: (entry & 1) === 1, target, id: uses.ids?.[i] });
+        const line = entry >> 5;
+        const needs = (entry >> 1) & 15;
+        if (this.#removed?.has(line) || !pick(target, needs)) continue;
+        picked.push({ line, own: (entry & 1) === 1, target, needs, id: uses.ids?.[i] });
         if (options.firstOfEach) break;
       }
     }
@@ -182,7 +193,7 @@ export class JsonlTargets implements CaseTargets {
     const texts = located || !this.#keepIds
       ? await readLines(this.#absFile, this.#file, new Set(picked.map((p) => p.line)))
       : undefined;
-    return picked.map(({ line, own, target, id }) => {
+    return picked.map(({ line, own, target, needs, id }) => {
       const text = texts?.get(line);
       const use: CaseTargetUse = {
         line,
@@ -190,6 +201,7 @@ export class JsonlTargets implements CaseTargets {
         ownTarget: own,
         id: id ?? idOf(text, this.#file, line),
         target,
+        needs,
       };
       const column = located && text !== undefined
         ? locateInJsonLine(text, own ? ["execution", "target"] : ["id"])

@@ -24,7 +24,8 @@ import {
   sidecarDefaults,
 } from "./jsonl_reader.ts";
 import type { FileDefaults } from "./normalize_case.ts";
-import { isPlainCase } from "./plain_case.ts";
+import { isPlainCase, plainCaseJudgeNeeds } from "./plain_case.ts";
+import { caseJudgeNeeds, type JudgeNeeds } from "../schema/judge_needs.ts";
 
 /** What {@link validateJsonlCases} found. */
 export interface JsonlValidation {
@@ -106,13 +107,14 @@ class LineCheck {
       return this.#full({ line, text }, value);
     }
     const own = (value.execution as { target?: string } | undefined)?.target;
-    this.#add(value.id as string, own ?? this.#fileTarget, own !== undefined, line);
+    const needs = plainCaseJudgeNeeds(value, this.#defaults);
+    this.#add(value.id as string, own ?? this.#fileTarget, own !== undefined, line, needs);
     return undefined;
   }
 
-  #add(id: string, target: string, ownTarget: boolean, line: number): void {
+  #add(id: string, target: string, ownTarget: boolean, line: number, needs: JudgeNeeds): void {
     this.#ids.add(id, line);
-    this.#targets.add(target, line, ownTarget, id);
+    this.#targets.add(target, line, ownTarget, needs, id);
     this.#cases++;
   }
 
@@ -133,7 +135,7 @@ class LineCheck {
     const evalCase = outcome.evalCase;
     if (evalCase === undefined) return;
     const own = typeof (value.execution as { target?: unknown } | undefined)?.target === "string";
-    this.#add(evalCase.id, evalCase.execution.target, own, line.line);
+    this.#add(evalCase.id, evalCase.execution.target, own, line.line, caseJudgeNeeds(evalCase));
   }
 
   /** Reports what was found, once the whole file was read. */

@@ -13,6 +13,7 @@ import {
 import { prepareLoad } from "./context.ts";
 import { EvalLoadError } from "./errors.ts";
 import { validateJsonlCases } from "./jsonl_validate.ts";
+import { caseJudgeNeeds } from "../schema/judge_needs.ts";
 import type { DatasetCommand, SourceHash } from "./dataset_commands.ts";
 
 export type { CaseTargets, CaseTargetUse };
@@ -130,6 +131,7 @@ export async function checkEvalFile(
             ownTarget: site?.ownTarget ?? false,
             id: c.id,
             target: c.execution.target,
+            needs: caseJudgeNeeds(c),
           });
         },
       });

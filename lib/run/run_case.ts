@@ -22,18 +22,6 @@ import type { WorkspaceChanges } from "../schema/workspace.ts";
 import type { CaseWorkspace, WorkspaceManager } from "./workspace.ts";
 import { isBudgetRefusal, skippedRow } from "./budget.ts";
 
-/** Evaluator types that need a judge model. */
-const JUDGED_TYPES = new Set(["llm_judge", "rubric"]);
-
-/** Whether an evaluator (or any composite member / aggregator) needs a judge model. */
-export function needsJudge(config: EvaluatorConfig): boolean {
-  if (JUDGED_TYPES.has(config.type)) return true;
-  if (config.type === "composite") {
-    return config.aggregator.type === "llm_judge" || config.evaluators.some(needsJudge);
-  }
-  return false;
-}
-
 /** The evaluators a case runs: its list, or its default kind when the list is empty. */
 export function caseEvaluators(evalCase: EvalCase): EvaluatorConfig[] {
   if (evalCase.evaluators.length > 0) return evalCase.evaluators;

@@ -69,6 +69,7 @@ export {
   type FileChangesConfig,
 } from "./evaluator_types.ts";
 export { type WorkspaceChanges } from "./workspace.ts";
+export { type JudgeNeeds } from "./judge_needs.ts";
 export { type Label, LabelSchema } from "./label.ts";
 export {
   type CalibratedPassRate,

@@ -49,7 +49,7 @@ Deno.test("runCli() shows a command's help for 'help <command>' and '<command> -
   for (const args of [["help", "validate"], ["validate", "--help"], ["validate", "-h"]]) {
     const io = createBufferIO();
     assert.equal(await runCli(args, io), 0, args.join(" "));
-    assert.match(io.out(), /Usage:\n {2}agentv validate <file\|folder\|glob>\.\.\./);
+    assert.match(io.out(), /Usage:\n {2}agentv validate \[file\|folder\|glob\]\.\.\./);
     assert.match(io.out(), /--root DIR/);
     assert.match(io.out(), /-h, --help/);
   }

@@ -17,6 +17,7 @@ import {
 import type { Diagnostic } from "../../lib/schema/eval_case.ts";
 import { locateInJsonLine, splitJsonlLines } from "../../lib/dataset/jsonl_source.ts";
 import { dataset } from "./_helpers.ts";
+import { caseJudgeNeeds } from "../../lib/schema/judge_needs.ts";
 import { corpusText } from "./_mutated_cases.ts";
 
 /** What `validate` reported for a JSONL file before it had a quick path: the loader's own load. */
@@ -27,7 +28,8 @@ async function referenceReport(file: string, root: string) {
     root,
     sites: true,
     onDiagnostic: (d) => diagnostics.push(d),
-    onCase: (c, site) => uses.push({ ...site!, id: c.id, target: c.execution.target }),
+    onCase: (c, site) =>
+      uses.push({ ...site!, id: c.id, target: c.execution.target, needs: caseJudgeNeeds(c) }),
   });
   // A JSONL site has its line; the column is where the case names its target.
   const texts = new Map([...splitJsonlLines(await Deno.readTextFile(file))].map((l) => [
@@ -42,7 +44,7 @@ async function referenceReport(file: string, root: string) {
 }
 
 const TARGETS =
-  "targets:\n  - name: default\n    provider: mock\n  - name: side\n    provider: mock\n";
+  "targets:\n  - name: default\n    provider: mock\n    judge_target: j\n  - name: side\n    provider: mock\n    judge_target: j\n  - name: j\n    provider: mock\n    judge: true\n";
 
 for (
   const [label, sidecar] of [
