@@ -154,9 +154,22 @@ export async function executeRun(
   }
 }
 
-/** Where the run's progress and notes go: stderr with `--json` (stdout holds the JSON). */
+/**
+ * Where the run's progress and notes go: stdout on a terminal; stderr with `--json` (stdout holds
+ * the JSON) or when stdout is not a terminal and stderr is (`agentv run > log`: the live line
+ * stays on the screen); else stdout, one plain line per case.
+ */
 function progressOut(args: RunArgs, io: CommandIO): (text: string) => void {
-  return args.given.json ? io.stderr : io.stdout;
+  return progressToStderr(args, io) ? io.stderr : io.stdout;
+}
+
+function progressToStderr(args: RunArgs, io: CommandIO): boolean {
+  return args.given.json === true || (!io.isTTY && io.stderrIsTTY === true);
+}
+
+/** Whether progress goes to a terminal: the live line instead of one line per case. */
+function progressOnTerminal(args: RunArgs, io: CommandIO): boolean {
+  return progressToStderr(args, io) ? io.stderrIsTTY === true : io.isTTY;
 }
 
 /**
@@ -186,7 +199,7 @@ async function loadAndRun(
   // `using`: the live line's redraw timer stops however the run ends (even on a throw).
   using progress = createProgressReporter({
     write,
-    isTTY: spec.json ? false : io.isTTY,
+    isTTY: progressOnTerminal(args, io),
     color: io.color,
     quiet: spec.quiet ?? false,
     verbose: spec.verbose ?? false,
