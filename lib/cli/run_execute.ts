@@ -38,6 +38,8 @@ import { reportUntrusted, trustStorePermission } from "./trust.ts";
 import { readPriorRun } from "../run/resume.ts";
 import { priorRunNote } from "./run_prior.ts";
 import { emptyShard, emptyShardMessage } from "./shard_arg.ts";
+import { projectRoot } from "./project_root.ts";
+import { runName, uniqueDatasetNames } from "../run/dataset_names.ts";
 
 /** Waits for every eval file's load (started in `run.ts`); load errors end the run (exit 2). */
 async function loadFiles(inputs: readonly RunInput[]): Promise<LoadedEvalSet[]> {
@@ -191,9 +193,14 @@ async function loadAndRun(
   const nothingToRerun = prior !== undefined && prior.mode !== "resume" && prior.pairs.size === 0;
   if (prior && (!spec.quiet || nothingToRerun)) write(priorRunNote(prior, io.cwd));
   if (nothingToRerun) return 0;
-  const first = sets.find((s) => s.cases.length > 0) ?? sets[0];
+  // By default the results go to the current project's `.agentv/results/`, named after the run
+  // (never into a folder of the datasets run from elsewhere).
   const out = spec.out === undefined
-    ? defaultResultsPath(first.root, first.cases[0]?.dataset ?? "results", io.now())
+    ? defaultResultsPath(
+      await projectRoot(io.cwd),
+      runName(uniqueDatasetNames(sets)),
+      io.now(),
+    )
     : resolve(io.cwd, spec.out);
   await refuseOutputs(args, { sets, out, priorResults: prior?.resultsPath }, io);
   // `using`: the live line's redraw timer stops however the run ends (even on a throw).

@@ -120,7 +120,7 @@ export const RUN_OPTIONS = {
     schema: z.string().min(1),
     flag: "out",
     value: "FILE",
-    help: "Results file (default .agentv/results/<dataset>-<timestamp>.jsonl)",
+    help: "Results file (default: the project's .agentv/results/<run>-<timestamp>.jsonl)",
     path: true,
   },
   dryRun: {

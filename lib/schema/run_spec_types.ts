@@ -24,7 +24,7 @@ export interface RunSpec {
   timeoutMs?: number;
   /** Run only cases whose id matches (`--filter GLOB`). */
   filter?: string;
-  /** Results file (default .agentv/results/<dataset>-<timestamp>.jsonl) (`--out FILE`). */
+  /** Results file (default: the project's .agentv/results/<run>-<timestamp>.jsonl) (`--out FILE`). */
   out?: string;
   /** Check the wiring, not the answers: every target and judge is a mock, no command or code judge runs; exit 0 unless a case could not be wired (`--dry-run`). */
   dryRun?: boolean;
