@@ -38,7 +38,7 @@ const fmt = (v: number | null) => v === null ? "-" : v.toFixed(3);
 /** Widest first miss shown in the list of failed cases, in columns. */
 const MISS_COLUMNS = 100;
 /** Widest line of an errored case with `quiet` (its reason on one line), in columns. */
-const ERROR_COLUMNS = 240;
+const ERROR_COLUMNS = 500;
 /** Widest evaluator label in the per-evaluator means, in columns. */
 const LABEL_COLUMNS = 60;
 

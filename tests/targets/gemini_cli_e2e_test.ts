@@ -258,6 +258,7 @@ Deno.test({
   - id: slow-agent
     expected_outcome: anything
     input: Wait
+    evaluators: [{type: contains, value: x}]
 `,
       // Long enough for Gemini CLI to start and run the command on a busy machine.
     }, "    timeout_seconds: 20\n");
