@@ -48,10 +48,11 @@ export async function runCli(
   let discard = () => {};
   try {
     const first = args[0];
-    if (first === undefined) {
-      throw new UsageError("No command given", "run 'agentv --help' to list the commands");
-    }
-    if (first === "--help" || first === "-h" || (first === "help" && args.length === 1)) {
+    // `agentv` alone prints the help, as `--help` does.
+    if (
+      first === undefined || first === "--help" || first === "-h" ||
+      (first === "help" && args.length === 1)
+    ) {
       io.stdout(formatMainHelp(commands, VERSION));
       return 0;
     }
