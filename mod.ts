@@ -104,6 +104,8 @@ export {
   type Message,
   type OtherSegment,
   type OutputMessage,
+  type RecordedFile,
+  type RecordedMessage,
   type RegexConfig,
   type ResolvedFileSegment,
   RESULT_OPTIONS,

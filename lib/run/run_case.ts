@@ -21,6 +21,7 @@ import { type Target, TargetError, type TargetResponse } from "../targets/types.
 import type { WorkspaceChanges } from "../schema/workspace.ts";
 import type { CaseWorkspace, WorkspaceManager } from "./workspace.ts";
 import { isBudgetRefusal, skippedRow } from "./budget.ts";
+import { caseQuestion } from "../results/case_question.ts";
 
 /** The evaluators a case runs: its list, or its default kind when the list is empty. */
 export function caseEvaluators(evalCase: EvalCase): EvaluatorConfig[] {
@@ -98,7 +99,16 @@ type RowRuntime = Pick<CaseRuntime, "now" | "targetName" | "dryRun" | "runId" | 
 
 function baseRow(evalCase: EvalCase, runtime: RowRuntime): Pick<
   ResultRow,
-  "timestamp" | "eval_id" | "dataset" | "run_id" | "trial" | "conversation_id" | "target"
+  | "timestamp"
+  | "eval_id"
+  | "dataset"
+  | "run_id"
+  | "trial"
+  | "conversation_id"
+  | "target"
+  | "input"
+  | "expected_outcome"
+  | "expected_output"
 > {
   return {
     timestamp: new Date(runtime.now()).toISOString(),
@@ -108,6 +118,8 @@ function baseRow(evalCase: EvalCase, runtime: RowRuntime): Pick<
     trial: runtime.trial,
     conversation_id: evalCase.conversation_id ?? null,
     target: runtime.targetName,
+    // The question, so a report shows it from the row alone.
+    ...caseQuestion(evalCase),
   };
 }
 

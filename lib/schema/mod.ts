@@ -58,6 +58,8 @@ export {
   type EvaluationScore,
   type EvaluatorResult,
   type OutputMessage,
+  type RecordedFile,
+  type RecordedMessage,
   type ResultRow,
   type TokenUsage,
   type TraceSummary,

@@ -7,6 +7,14 @@
 import { z } from "zod";
 import { type ToolCall, ToolCallSchema } from "./message.ts";
 import type { Assert, Same } from "./_type_check.ts";
+import { type RecordedMessage, RecordedMessageSchema } from "./recorded_message.ts";
+
+export {
+  type RecordedFile,
+  RecordedFileSchema,
+  type RecordedMessage,
+  RecordedMessageSchema,
+} from "./recorded_message.ts";
 
 /** A verdict on a score: pass >= 0.8, borderline >= 0.6, else fail. */
 export const VerdictSchema = z.enum(["pass", "borderline", "fail"]);
@@ -216,7 +224,9 @@ export const CaseStatusSchema = z.enum(["ok", "error", "skipped"]);
 /**
  * One line of a results file. Every key is present on every row agentv writes (`null` when it does
  * not apply); `output_messages` alone may be left out of the stored line when the trace is only
- * the answer (`lib/results/row_format.ts`). `dry_run` is set on `--dry-run` rows only.
+ * the answer (`lib/results/row_format.ts`). `dry_run` is set on `--dry-run` rows only;
+ * `expected_output` on the rows of cases that have one. `input` and `expected_outcome` are absent
+ * from rows written before agentv recorded them.
  */
 export const ResultRowSchema = z.looseObject({
   run_id: z.string().nullable(),
@@ -242,6 +252,9 @@ export const ResultRowSchema = z.looseObject({
   error: z.string().nullable(),
   cached: z.boolean().optional(),
   dry_run: z.boolean().optional(),
+  input: z.array(RecordedMessageSchema).optional(),
+  expected_outcome: z.string().optional(),
+  expected_output: z.array(RecordedMessageSchema).optional(),
 });
 
 /** Row keys that are `null` when they do not apply (and when an older file left them out). */
@@ -308,6 +321,15 @@ export interface ResultRow {
   cached?: boolean;
   /** Set on `--dry-run` rows. */
   dry_run?: boolean;
+  /**
+   * The case's input messages as sent (a file's text inline up to 16 KiB, else its size and
+   * SHA-256), so a report shows the question from the row alone; absent on older rows.
+   */
+  input?: RecordedMessage[];
+  /** What a good answer does (the case's `expected_outcome`); absent on older rows. */
+  expected_outcome?: string;
+  /** The case's expected messages, when it has some (recorded as `input` is). */
+  expected_output?: RecordedMessage[];
   /** Other keys are kept. */
   [key: string]: unknown;
 }

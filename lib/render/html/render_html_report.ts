@@ -125,12 +125,16 @@ export function projectRow(
       out[key] = value.map(stripRequests);
     } else out[key] = value;
   }
-  const details = caseDetails?.(row);
-  const input = details?.input ?? rowInput(row);
-  const expected = details?.expected_outcome ?? row.expected_outcome ?? row.expected_output ??
-    row.expected_messages;
+  const own = rowInput(row);
+  const details = own === undefined || row.expected_outcome === undefined
+    ? caseDetails?.(row)
+    : undefined;
+  const input = own ?? details?.input;
+  const expected = row.expected_outcome ?? details?.expected_outcome;
+  const expectedOutput = row.expected_output ?? row.expected_messages;
   if (input !== undefined) out.input = input;
   if (expected !== undefined) out.expected_outcome = expected;
+  if (expectedOutput !== undefined) out.expected_output = expectedOutput;
   return out;
 }
 
