@@ -7,6 +7,7 @@
  * @example Load the cases of an eval file
  * ```ts
  * import { loadEvalCases } from "@agentv/agentv";
+ * import assert from "node:assert/strict";
  * import { join } from "node:path";
  *
  * // A dataset folder: `.agentv/` marks its root.
@@ -20,13 +21,14 @@
  * const cases = await loadEvalCases(join(dir, "dataset.yaml"), {
  *   onDiagnostic: (d) => console.warn(`${d.file}:${d.line}:${d.column}: ${d.message}`),
  * });
- * console.log(cases.length); // 1
+ * assert.equal(cases.length, 1);
  * await Deno.remove(dir, { recursive: true });
  * ```
  *
  * @example Run evals and gate on the result
  * ```ts
  * import { runEval } from "@agentv/agentv";
+ * import assert from "node:assert/strict";
  * import { join } from "node:path";
  *
  * // A dataset with a mock target (swap in `provider: openai` and a `${{ OPENAI_API_KEY }}`).
@@ -47,7 +49,7 @@
  *   env: {},
  *   cwd: dir,
  * });
- * console.log(summary.scores.mean); // 1
+ * assert.equal(summary.scores.mean, 1);
  * if (summary.errors.length > 0 || summary.verdicts.fail > 0) throw new Error("evals failed");
  * await Deno.remove(dir, { recursive: true });
  * ```

@@ -61,9 +61,12 @@ function caseLabel(summary: RunSummary): (c: { eval_id: string; dataset: string 
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { renderSummary } from "./console.ts";
  * import { summarizeResults } from "../results/summary.ts";
- * console.log(renderSummary(summarizeResults([]), { color: false }));
+ * const text = renderSummary(summarizeResults([]), { color: false });
+ * assert.match(text, /^Summary\n {2}Cases: {5}0 run, 0 scored\n/);
+ * assert.match(text, /Verdicts: {2}pass 0 {2}borderline 0 {2}fail 0/);
  * ```
  */
 export function renderSummary(summary: RunSummary, options: RenderSummaryOptions): string {

@@ -94,8 +94,9 @@ const show = (value: unknown) => JSON.stringify(value ?? null);
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { shardDisagreements } from "./merge.ts";
- * shardDisagreements([]); // []
+ * assert.deepEqual(shardDisagreements([]), []);
  * ```
  */
 export function shardDisagreements(shards: readonly ShardResults[]): string[] {
@@ -163,9 +164,10 @@ export function shardDisagreements(shards: readonly ShardResults[]): string[] {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { mergeShards } from "./merge.ts";
  * const merged = mergeShards([], { resultsPath: "/tmp/all.jsonl" });
- * merged.rows.length; // 0
+ * assert.equal(merged.rows.length, 0);
  * ```
  */
 export function mergeShards(
@@ -283,8 +285,9 @@ export function mergeShards(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { formatResultsFile } from "./merge.ts";
- * formatResultsFile([]); // ""
+ * assert.equal(formatResultsFile([]), "");
  * ```
  */
 export function formatResultsFile(rows: readonly ResultRow[]): string {

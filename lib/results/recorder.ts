@@ -155,6 +155,7 @@ function writeRow(writer: ResultsWriter, row: ResultRow): ResultRow {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { createRunRecorder } from "./recorder.ts";
  * const seen: string[] = [];
  * const recorder = createRunRecorder({ onEvent: (e) => seen.push(e.type) });
@@ -167,7 +168,7 @@ function writeRow(writer: ResultsWriter, row: ResultRow): ResultRow {
  * });
  * recorder.onEvent(start);
  * recorder.onEvent({ type: "run_finished", summary: recorder.summarize({}) });
- * console.log(seen); // ["run_started", "run_finished"]
+ * assert.deepEqual(seen, ["run_started", "run_finished"]);
  * ```
  */
 export function createRunRecorder(options: RunRecorderOptions = {}): RunRecorder {

@@ -90,10 +90,12 @@ export interface SummaryAccumulator {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { createSummaryAccumulator } from "./summary.ts";
  * const acc = createSummaryAccumulator();
  * // acc.add(row) as each case finishes, then:
  * const summary = acc.finish({ resultsPath: "out.jsonl" });
+ * assert.deepEqual([summary.total, summary.results_path], [0, "out.jsonl"]);
  * ```
  */
 export function createSummaryAccumulator(): SummaryAccumulator {
@@ -261,9 +263,10 @@ const MAX_SLOWEST = 20;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { summarizeResults } from "./summary.ts";
  * const summary = summarizeResults([], { resultsPath: "out.jsonl" });
- * console.log(summary.total); // 0
+ * assert.equal(summary.total, 0);
  * ```
  */
 export function summarizeResults(

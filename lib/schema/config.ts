@@ -59,7 +59,9 @@ export const AgentvConfigSchema = z.strictObject({
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * const config: AgentvConfig = { guideline_patterns: ["**\/*.instructions.md"] };
+ * assert.equal(parseAgentvConfig(config).success, true);
  * ```
  */
 export type AgentvConfig = z.output<typeof AgentvConfigSchema>;
@@ -69,7 +71,9 @@ export type AgentvConfig = z.output<typeof AgentvConfigSchema>;
  *
  * @example
  * ```ts
- * parseAgentvConfig({ guideline_patterns: ["*.md"] }).success; // true
+ * import assert from "node:assert/strict";
+ * assert.equal(parseAgentvConfig({ guideline_patterns: ["*.md"] }).success, true);
+ * assert.equal(parseAgentvConfig({ guideline_pattern: ["*.md"] }).success, false); // a typo
  * ```
  */
 export function parseAgentvConfig(value: unknown): z.ZodSafeParseResult<AgentvConfig> {
@@ -90,7 +94,9 @@ export const UserConfigSchema = z.strictObject({
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * const config: UserConfig = { cache: "readwrite" };
+ * assert.equal(parseUserConfig(config).success, true);
  * ```
  */
 export type UserConfig = z.output<typeof UserConfigSchema>;
@@ -100,7 +106,9 @@ export type UserConfig = z.output<typeof UserConfigSchema>;
  *
  * @example
  * ```ts
- * parseUserConfig({ cache: "readwrite" }).success; // true
+ * import assert from "node:assert/strict";
+ * assert.equal(parseUserConfig({ cache: "readwrite" }).success, true);
+ * assert.equal(parseUserConfig({ cache: "sometimes" }).success, false);
  * ```
  */
 export function parseUserConfig(value: unknown): z.ZodSafeParseResult<UserConfig> {

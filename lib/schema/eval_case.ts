@@ -38,12 +38,13 @@ export const EvalCaseSchema = z.object({
  * ```ts
  * import { join } from "node:path";
  * import { type EvalCase, loadEvalCases } from "@agentv/agentv";
+ * import assert from "node:assert/strict";
  *
  * const dir = await Deno.makeTempDir();
  * const file = join(dir, "dataset.yaml");
  * await Deno.writeTextFile(file, "evalcases:\n  - id: a\n    expected_outcome: Says hi\n    input: Hi\n");
  * const cases: EvalCase[] = await loadEvalCases(file, { root: dir });
- * console.log(cases[0].id, cases[0].execution.target); // "a" "default"
+ * assert.deepEqual([cases[0].id, cases[0].execution.target], ["a", "default"]);
  * await Deno.remove(dir, { recursive: true });
  * ```
  */

@@ -169,8 +169,9 @@ let fastCaseSchema: FastCaseParser | undefined;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * useCompiledCaseParser();
- * parseRawEvalCase({ id: "a", expected_outcome: "Goal", input: "Hi" }).success; // true
+ * assert.equal(parseRawEvalCase({ id: "a", expected_outcome: "Goal", input: "Hi" }).success, true);
  * ```
  */
 export function useCompiledCaseParser(): void {
@@ -184,8 +185,10 @@ export function useCompiledCaseParser(): void {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * const r = parseRawEvalCase({ id: "a", expected_outcome: "Goal", input: "Hi" });
- * // r.success === true; r.data.input = [{ role: "user", content: "Hi" }]
+ * assert.ok(r.success);
+ * assert.deepEqual(r.data.input, [{ role: "user", content: "Hi" }]);
  * ```
  */
 export function parseRawEvalCase(

@@ -127,11 +127,12 @@ const RULES = new Map<z.ZodType, (node: JsonSchemaNode) => void>([
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { z } from "zod";
  * import { applyJsonSchemaRules } from "./json_schema_rules.ts";
  * import { ContainsSchema } from "./evaluator.ts";
  * const schema = z.toJSONSchema(ContainsSchema, { io: "input", override: applyJsonSchemaRules });
- * // schema.allOf: [{ anyOf: [{ required: ["value"] }, { required: ["values"] }] }]
+ * assert.deepEqual(schema.allOf, [{ anyOf: [{ required: ["value"] }, { required: ["values"] }] }]);
  * ```
  */
 export function applyJsonSchemaRules(

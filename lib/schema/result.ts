@@ -24,8 +24,10 @@ export const BORDERLINE_THRESHOLD = 0.6;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { verdictOfScore } from "./result.ts";
- * verdictOfScore(0.6); // "borderline"
+ * assert.equal(verdictOfScore(0.6), "borderline");
+ * assert.equal(verdictOfScore(0.8), "pass");
  * ```
  */
 export function verdictOfScore(score: number): Verdict {
@@ -125,8 +127,10 @@ export const EvaluationScoreSchema = z.object({
  *
  * @example
  * ```ts
- * import type { EvaluationScore } from "@agentv/agentv";
+ * import assert from "node:assert/strict";
+ * import { type EvaluationScore, EvaluationScoreSchema } from "./result.ts";
  * const s: EvaluationScore = { score: 1, verdict: "pass", hits: ["ok"], misses: [] };
+ * assert.equal(EvaluationScoreSchema.safeParse(s).success, true);
  * ```
  */
 export interface EvaluationScore {

@@ -255,9 +255,10 @@ export const RUN_RECORD_SCHEMA_ID = "https://agentv.dev/schema/run.schema.json";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { runRecordJsonSchema } from "./run_record.ts";
  * const schema = runRecordJsonSchema() as { title: string };
- * console.log(schema.title); // "agentv run record"
+ * assert.equal(schema.title, "agentv run record");
  * ```
  */
 export function runRecordJsonSchema(): object {
@@ -280,8 +281,9 @@ export function runRecordJsonSchema(): object {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseRunRecord } from "./run_record.ts";
- * parseRunRecord({ schema_version: 1 }).ok; // false
+ * assert.equal(parseRunRecord({ schema_version: 1 }).ok, false);
  * ```
  */
 export function parseRunRecord(

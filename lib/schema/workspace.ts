@@ -24,7 +24,8 @@ export const WorkspaceChangesSchema = z.object({
  *
  * @example
  * ```ts
- * import type { WorkspaceChanges } from "./workspace.ts";
+ * import assert from "node:assert/strict";
+ * import { type WorkspaceChanges, WorkspaceChangesSchema } from "./workspace.ts";
  * const changes: WorkspaceChanges = {
  *   template: "/repo/workspaces/calc",
  *   path: null,
@@ -34,6 +35,7 @@ export const WorkspaceChangesSchema = z.object({
  *   diff: "--- /dev/null\n+++ b/notes.md\n@@ -0,0 +1,1 @@\n+hello\n",
  *   diff_truncated: false,
  * };
+ * assert.equal(WorkspaceChangesSchema.safeParse(changes).success, true);
  * ```
  */
 export interface WorkspaceChanges {

@@ -127,11 +127,14 @@ const SECRET_VAR = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL/i;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { createTarget } from "./registry.ts";
  * const target = createTarget(
  *   { name: "default", provider: "openai", model: "gpt-4o-mini", api_key: "${{ OPENAI_API_KEY }}" },
  *   { env: { OPENAI_API_KEY: "sk-..." } },
  * );
+ * assert.equal(target.provider, "openai");
+ * assert.deepEqual(target.secrets, ["sk-..."]); // redacted from everything the run writes
  * ```
  */
 export function createTarget(definition: TargetDefinition, options: CreateTargetOptions): Target {
