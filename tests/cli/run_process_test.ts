@@ -1,10 +1,13 @@
 /**
- * `agentv run` as a real process: SIGINT aborts the calls in flight and records them, and after
- * SIGKILL every row written is whole.
+ * `agentv run` as a real process: SIGINT aborts the calls in flight and records them, after
+ * SIGKILL every row written is whole, and the demo runs as `deno task demo` runs it (its agents
+ * and judges are Deno processes).
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { parseResults, readResults } from "../../lib/results/read_results.ts";
+import denoJson from "../../deno.json" with { type: "json" };
+import { REPO_ROOT } from "./_buffer_io.ts";
 import { runUntilKilled, runUntilSignalled } from "../_helpers/run_project.ts";
 import { tempTree, type Tree } from "../_helpers/temp_tree.ts";
 
@@ -81,4 +84,54 @@ Deno.test("agentv run: after kill -9 every written row is intact", async () => {
   const torn = parseResults(text + '{"eval_id": "c9');
   assert.equal(torn.rows.length, rows.length);
   assert.equal(torn.partial_line, '{"eval_id": "c9');
+});
+
+Deno.test("the demo (deno task demo) runs end to end with no API key and exits 0", async () => {
+  const out = join(await Deno.makeTempDir(), "demo.jsonl");
+  try {
+    // `deno task demo`'s own command line, with --out; its agents and judges are Deno scripts
+    // its commands start.
+    const [, , ...demo] = denoJson.tasks.demo.split(/\s+/);
+    assert.deepEqual(demo.slice(-4), ["main.ts", "run", "fixtures/demo/evals", "--allow-run"]);
+    const result = await new Deno.Command(Deno.execPath(), {
+      args: ["run", ...demo, "--out", out],
+      cwd: REPO_ROOT,
+      env: { NO_COLOR: "1", OPENAI_API_KEY: "" },
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const stdout = new TextDecoder().decode(result.stdout);
+    assert.equal(result.code, 0, stdout + new TextDecoder().decode(result.stderr));
+    assert.match(stdout, /Verdicts: +pass 7 +borderline 1 +fail 0/);
+    const { rows } = await readResults(out);
+    assert.equal(rows.length, 8);
+    const types = new Set(rows.flatMap((r) => r.evaluator_results.map((e) => e.type)));
+    assert.deepEqual([...types].sort(), [
+      "code_judge",
+      "contains",
+      "file_changes",
+      "is_json",
+      "regex",
+      "tool_trajectory",
+    ]);
+    assert.ok(rows.every((r) => r.status === "ok" && r.output_messages.length > 0));
+    // The coding agent's case ran in its own copy of the template; the row holds the changes.
+    const coding = rows.find((r) => r.eval_id === "fix-add")!;
+    assert.deepEqual(coding.workspace, {
+      ...(coding.workspace as object),
+      added: ["NOTES.md"],
+      modified: ["src/calc.ts"],
+      deleted: [],
+      path: null,
+    });
+    assert.equal(coding.score, 1);
+    assert.equal(
+      await Deno.readTextFile(join(REPO_ROOT, "fixtures/demo/workspaces/calc/src/calc.ts"))
+        .then((t) => t.includes("return a - b;")),
+      true,
+    );
+  } finally {
+    await Deno.remove(join(out, ".."), { recursive: true });
+  }
 });

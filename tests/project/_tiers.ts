@@ -1,7 +1,7 @@
 /**
- * The test tiers as `deno.json` declares them, read the way Deno reads them: each `test:*` task
- * that runs `deno test` over test files, the paths it names and the globs it ignores, and which
- * tier takes a given test file. Also the doc examples of a source file, as `deno test --doc`
+ * The test tiers as `deno.json` declares them, read the way Deno reads them: the slow tiers'
+ * `deno test` commands, the paths they name and the globs they ignore, the fast tier's lanes
+ * (tests/_fast/lanes.ts), and which tiers take a given test file. Also the doc examples of a source file, as `deno test --doc`
  * extracts them.
  *
  * @module
@@ -9,6 +9,7 @@
 import { join, relative } from "node:path";
 import denoJson from "../../deno.json" with { type: "json" };
 import { REPO_ROOT } from "../cli/_buffer_io.ts";
+import { fastTestFiles, SLOW_TIERS } from "../_fast/lanes.ts";
 
 /** The project's tasks. */
 export const TASKS: Record<string, string> = denoJson.tasks;
@@ -32,7 +33,9 @@ export function taskSteps(task: string): string[] {
 
 /** The `deno test` command of `task`, if it has one; quotes are removed as the shell would. */
 export function testCommand(task: string): TestCommand | undefined {
-  const step = taskSteps(task).find((s) => s.startsWith("deno test"));
+  // A step may set environment variables first (`DENO_JOBS=6 deno test …`).
+  const step = taskSteps(task).map((s) => s.replace(/^(\w+=\S*\s+)+/, ""))
+    .find((s) => s.startsWith("deno test"));
   if (step === undefined) return undefined;
   const args = step.split(/\s+/).slice(2).map((arg) => arg.replace(/'/g, ""));
   const ignore = args.filter((a) => a.startsWith("--ignore=")).flatMap((a) =>
@@ -42,12 +45,20 @@ export function testCommand(task: string): TestCommand | undefined {
   return { task, args, paths, ignore };
 }
 
-/** The test tiers: every `test:*` task that runs `deno test` over files under `tests/`. */
-export function tiers(): TestCommand[] {
-  return Object.keys(TASKS).filter((t) => t.startsWith("test:")).flatMap((t) => {
-    const command = testCommand(t);
-    return command && command.paths.some((p) => p.startsWith("tests/")) ? [command] : [];
-  });
+/** The slow tiers: the `test:<tier>` tasks of {@link SLOW_TIERS}, each a `deno test` command. */
+export function slowTiers(): TestCommand[] {
+  return SLOW_TIERS.flatMap((tier) => testCommand(`test:${tier}`) ?? []);
+}
+
+/**
+ * The tiers that run the test file `file` (relative to `root`, default the project's): `test:fast`
+ * when its lanes import it, and each slow tier whose paths take it.
+ */
+export function tiersOf(file: string, root: string = REPO_ROOT): string[] {
+  return [
+    ...(fastTestFiles(root).includes(file) ? ["test:fast"] : []),
+    ...slowTiers().filter((tier) => takes(tier, file)).map((tier) => tier.task),
+  ];
 }
 
 /**

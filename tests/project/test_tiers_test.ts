@@ -1,68 +1,89 @@
 /**
  * `deno task test` is its tiers: static checks, then `test:fast` (in-process, what a developer
- * runs after each change) and the slow tiers, each a task CI runs in a job of its own. A test
- * file's tier is its name: `*_<tier>_test.ts` for a slow tier, plain `*_test.ts` for the fast
- * one. Every test file must run in exactly one tier, so a new file cannot fall out of all.
+ * runs after each change, in lanes: tests/_fast/lanes.ts) and the slow tiers, each a task CI runs
+ * in a job of its own. A test file's tier is its name: `*_<tier>_test.ts` for a slow tier, plain
+ * `*_test.ts` for the fast one. Every test file must run in exactly one tier, so a new file
+ * cannot fall out of all.
  */
 import assert from "node:assert/strict";
+import { fastTestFiles, laneFiles, LANES, SLOW_TIERS } from "../_fast/lanes.ts";
+import { REPO_ROOT } from "../cli/_buffer_io.ts";
 import {
   globRegExp,
-  takes,
+  slowTiers,
   TASKS,
+  taskSteps,
   type TestCommand,
   testCommand,
   testFiles,
-  tiers,
+  tiersOf,
 } from "./_tiers.ts";
 
-/** The slow tiers: each takes the files named `*_<tier>_test.ts`. */
-const SLOW = ["process", "browser", "e2e", "fuzz", "publish"];
-
 Deno.test("every test file runs in exactly one tier of deno task test", () => {
-  const all = tiers();
   const problems = testFiles().flatMap((file) => {
-    const taken = all.filter((tier) => takes(tier, file)).map((tier) => tier.task);
-    return taken.length === 1 ? [] : [`${file}: ${taken.length === 0 ? "no tier" : taken}`];
+    const tiers = tiersOf(file);
+    return tiers.length === 1 ? [] : [`${file}: ${tiers.length === 0 ? "no tier" : tiers}`];
   });
   assert.deepEqual(problems, []);
+  assert.ok(fastTestFiles().length > 100, "the fast tier holds most files");
 });
 
-Deno.test("deno task test runs the static checks, the doc examples and every tier, in that order", () => {
-  const steps = TASKS.test!.split("&&").map((s) => s.trim());
-  const tierTasks = tiers().map((t) => t.task);
-  assert.deepEqual(steps, [
+Deno.test("deno task test runs the static checks, the fast tier, the doc examples and every slow tier", () => {
+  assert.deepEqual(taskSteps("test"), [
     "deno task test:static",
     "deno task test:fast",
     "deno task test:doc",
-    ...tierTasks.filter((t) => t !== "test:fast").map((t) => `deno task ${t}`),
+    ...SLOW_TIERS.map((tier) => `deno task test:${tier}`),
   ]);
-  assert.deepEqual(TASKS["test:static"]!.split("&&").map((s) => s.trim()), [
+  assert.deepEqual(taskSteps("test:static"), [
     "deno fmt --check",
     "deno lint",
     "deno check main.ts mod.ts",
   ]);
-});
-
-Deno.test("each slow tier takes its file suffix and test:fast ignores every one of them", () => {
-  const fast = testCommand("test:fast")!;
-  assert.deepEqual(fast.paths, ["tests/"]);
-  for (const tier of SLOW) {
-    const command = testCommand(`test:${tier}`);
-    assert.ok(command, `a test:${tier} task`);
-    assert.deepEqual(command.paths, [`tests/**/*_${tier}_test.ts`]);
-    assert.ok(fast.ignore.includes(`tests/**/*_${tier}_test.ts`), `test:fast ignores ${tier}`);
-  }
-  assert.deepEqual(fast.ignore.length, SLOW.length);
+  const tiers = Object.keys(TASKS).filter((t) => /^test:/.test(t)).sort();
   assert.deepEqual(
-    tiers().map((t) => t.task).sort(),
-    ["test:fast", ...SLOW.map((t) => `test:${t}`)].sort(),
+    tiers,
+    [
+      "test:doc",
+      "test:fast",
+      "test:static",
+      ...SLOW_TIERS.map((tier) => `test:${tier}`),
+    ].sort(),
   );
 });
 
-Deno.test("every tier grants the network on 127.0.0.1 only, and runs the tests in parallel where it can", () => {
-  const commands: TestCommand[] = [...tiers(), testCommand("test:doc")!];
+Deno.test("each slow tier takes the files named for it", () => {
+  for (const tier of SLOW_TIERS) {
+    const command = testCommand(`test:${tier}`);
+    assert.ok(command, `a test:${tier} task`);
+    assert.deepEqual(command.paths, [`tests/**/*_${tier}_test.ts`]);
+    assert.deepEqual(command.ignore, []);
+  }
+});
+
+Deno.test("test:fast type-checks every test file, then runs the lanes, which share the fast files out", async () => {
+  const [check, run] = taskSteps("test:fast");
+  assert.equal(check, "deno check tests/", "dynamically imported files are type-checked first");
+  assert.match(run!, /^DENO_JOBS=\d+ deno test /);
+  assert.deepEqual(testCommand("test:fast")!.paths, ["tests/_fast/lane_*.ts"]);
+  const lanes = [...Deno.readDirSync(`${REPO_ROOT}/tests/_fast`)]
+    .map((e) => e.name).filter((n) => /^lane_\d+\.ts$/.test(n)).sort();
+  assert.deepEqual(lanes, [...Array(LANES).keys()].map((i) => `lane_${i}.ts`));
+  for (const [i, lane] of lanes.entries()) {
+    const text = await Deno.readTextFile(`${REPO_ROOT}/tests/_fast/${lane}`);
+    assert.match(text, new RegExp(`^await runLane\\(${i}\\);$`, "m"), lane);
+  }
+  const shared = [...Array(LANES).keys()].flatMap((i) => laneFiles(i));
+  assert.deepEqual(shared.sort(), fastTestFiles(), "each fast file in one lane");
+});
+
+Deno.test("every tier grants the network on 127.0.0.1 only, and the big ones run in parallel", () => {
+  const commands: TestCommand[] = [
+    ...slowTiers(),
+    testCommand("test:fast")!,
+    testCommand("test:doc")!,
+  ];
   for (const { task, args } of commands) {
-    assert.ok(args.includes("--allow-net=127.0.0.1"), `${task}: --allow-net=127.0.0.1`);
     const wider = args.filter((a) => /^(-A|--allow-all|--allow-net(=.*)?)$/.test(a));
     assert.deepEqual(wider, ["--allow-net=127.0.0.1"], task);
   }
