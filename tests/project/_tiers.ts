@@ -1,8 +1,8 @@
 /**
  * The test tiers as `deno.json` declares them, read the way Deno reads them: the slow tiers'
  * `deno test` commands, the paths they name and the globs they ignore, the fast tier's lanes
- * (tests/_fast/lanes.ts), and which tiers take a given test file. Also the doc examples of a source file, as `deno test --doc`
- * extracts them.
+ * (tests/_fast/lanes.ts), and which tiers take a given test file. Also the doc examples of a
+ * source file, as `deno test --doc` extracts them.
  *
  * @module
  */
@@ -95,7 +95,9 @@ export function testFiles(): string[] {
     for (const entry of Deno.readDirSync(dir)) {
       const path = join(dir, entry.name);
       if (entry.isDirectory) walk(path);
-      else if (entry.name.endsWith("_test.ts")) out.push(relative(REPO_ROOT, path));
+      else if (entry.name.endsWith("_test.ts")) {
+        out.push(relative(REPO_ROOT, path).replaceAll("\\", "/"));
+      }
     }
   };
   walk(join(REPO_ROOT, "tests"));
@@ -153,7 +155,9 @@ export function sourceFiles(): string[] {
     for (const entry of Deno.readDirSync(dir)) {
       const path = join(dir, entry.name);
       if (entry.isDirectory) walk(path);
-      else if (entry.name.endsWith(".ts")) out.push(relative(REPO_ROOT, path));
+      else if (entry.name.endsWith(".ts")) {
+        out.push(relative(REPO_ROOT, path).replaceAll("\\", "/"));
+      }
     }
   };
   walk(join(REPO_ROOT, "lib"));
