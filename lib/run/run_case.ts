@@ -193,6 +193,10 @@ export async function runCase(evalCase: EvalCase, runtime: CaseRuntime): Promise
       target: runtime.target,
       evalDir: runtime.evalDir,
       root: runtime.root,
+      consent: runtime.consent,
+      ...(runtime.env !== undefined ? { env: runtime.env } : {}),
+      timeoutMs: runtime.timeoutMs,
+      signal: runtime.signal,
     });
   } catch (e) {
     return errorRow(evalCase, runtime, runtime.redact(messageOf(e)), {

@@ -203,6 +203,7 @@ export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
       cases.push(job.evalCase);
     }
     for (const [set, cases] of bySet) collector.addCases(set, cases.map(caseEvaluators));
+    for (const [set, cases] of bySet) collector.addWorkspaceSetups(set, cases);
     for (const t of resolver.targetNeeds()) collector.addTarget(t);
     consent.allow(await checkRunPermission(await collector.collect(), options.allowRun ?? false));
   }
