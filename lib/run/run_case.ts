@@ -21,6 +21,7 @@ import { type Target, TargetError, type TargetResponse } from "../targets/types.
 import type { WorkspaceChanges } from "../schema/workspace.ts";
 import type { CaseWorkspace, WorkspaceManager } from "./workspace.ts";
 import { isBudgetRefusal, skippedRow } from "./budget.ts";
+import { type CaseGuard, openCaseGuard, withIntegrity } from "./case_guard.ts";
 
 /** Evaluator types that need a judge model. */
 const JUDGED_TYPES = new Set(["llm_judge", "rubric"]);
@@ -185,10 +186,10 @@ export function blockedCaseRow(
  * ```
  */
 export async function runCase(evalCase: EvalCase, runtime: CaseRuntime): Promise<ResultRow> {
-  if (runtime.workspaces === undefined) return await runCaseIn(evalCase, runtime, undefined);
   let workspace: CaseWorkspace | undefined;
+  let guard: CaseGuard | undefined;
   try {
-    workspace = await runtime.workspaces.open({
+    workspace = await runtime.workspaces?.open({
       evalCase,
       target: runtime.target,
       evalDir: runtime.evalDir,
@@ -198,14 +199,23 @@ export async function runCase(evalCase: EvalCase, runtime: CaseRuntime): Promise
       timeoutMs: runtime.timeoutMs,
       signal: runtime.signal,
     });
+    guard = await openCaseGuard({
+      evalCase,
+      evaluators: caseEvaluators(evalCase),
+      provider: runtime.target.provider,
+      evalDir: runtime.evalDir,
+      root: runtime.root,
+      ...(workspace !== undefined ? { workspace: workspace.path } : {}),
+    });
   } catch (e) {
+    await workspace?.dispose();
     return errorRow(evalCase, runtime, runtime.redact(messageOf(e)), {
       attempts: 0,
       durationMs: 0,
     });
   }
   try {
-    return await runCaseIn(evalCase, runtime, workspace);
+    return await runCaseIn(evalCase, runtime, workspace, guard);
   } finally {
     await workspace?.dispose();
   }
@@ -235,6 +245,7 @@ async function runCaseIn(
   evalCase: EvalCase,
   runtime: CaseRuntime,
   workspace: CaseWorkspace | undefined,
+  guard: CaseGuard | undefined,
 ): Promise<ResultRow> {
   const interrupted = () => runtime.signal.aborted;
   let prompt: string;
@@ -301,6 +312,8 @@ async function runCaseIn(
     const changes = await workspaceChanges(workspace);
     // An agent's trace, usage and log up to its failure.
     const partial = e instanceof TargetError ? e.partial : undefined;
+    await guard?.afterTarget();
+    const integrity = guard?.verdict({ messages: partial?.output_messages ?? [], results: [] });
     return {
       ...errorRow(evalCase, runtime, reason, {
         attempts: attemptsOf(e, retries + 1),
@@ -310,10 +323,22 @@ async function runCaseIn(
       ...(partial?.token_usage !== undefined ? { token_usage: partial.token_usage } : {}),
       ...(partial?.log_path !== undefined ? { log_path: partial.log_path } : {}),
       ...(changes !== undefined ? { workspace: changes } : {}),
+      ...(integrity !== undefined ? { integrity } : {}),
     };
   }
   const durationMs = Math.round(runtime.now() - started);
   const changes = await workspaceChanges(workspace);
+  await guard?.afterTarget();
+  try {
+    // The hidden checks arrive only now: the agent never saw them, its diff does not hold them.
+    await guard?.copyPostChecks();
+  } catch (e) {
+    const reason = `Could not copy post_checks into the workspace: ${messageOf(e)}`;
+    return {
+      ...errorRow(evalCase, runtime, reason, { attempts, durationMs }),
+      ...(changes !== undefined ? { workspace: changes } : {}),
+    };
+  }
 
   const outputMessages = response.output_messages;
   const trace = summarizeTrace(outputMessages, {
@@ -357,7 +382,8 @@ async function runCaseIn(
   for (const config of caseEvaluators(evalCase)) {
     results.push(await runEvaluator(config, context));
   }
-  const aggregate = aggregateCaseScore(results);
+  const integrity = guard?.verdict({ answer: candidate, messages: outputMessages, results });
+  const aggregate = withIntegrity(aggregateCaseScore(results), integrity, results);
   let error: string | undefined;
   if (aggregate.status === "error") {
     error = interrupted() ? "interrupted" : results
@@ -386,6 +412,7 @@ async function runCaseIn(
     cached: response.cached === true,
     ...(response.log_path !== undefined ? { log_path: response.log_path } : {}),
     ...(changes !== undefined ? { workspace: changes } : {}),
+    ...(integrity !== undefined ? { integrity } : {}),
     ...(runtime.dryRun ? { dry_run: true } : {}),
   };
 }

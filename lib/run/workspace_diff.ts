@@ -27,7 +27,7 @@ async function digest(bytes: Uint8Array): Promise<string> {
  * Every file under `dir` (symlinks as their link text, not followed), by workspace-relative path,
  * sorted; `.git` folders are skipped.
  */
-async function* walkFiles(
+export async function* walkFiles(
   dir: string,
   prefix = "",
 ): AsyncGenerator<{ rel: string; path: string; kind: "file" | "symlink" }> {
@@ -108,10 +108,17 @@ async function readOr(path: string | undefined): Promise<Uint8Array | undefined>
 }
 
 /**
- * The diff of one file (`before`/`after` undefined when it did not exist; `before` null when it
- * existed but its content was not kept).
+ * The unified diff of one file (`before`/`after` undefined when it did not exist; `before` null
+ * when it existed but its content was not kept); binary and large files are named only.
+ *
+ * @example
+ * ```ts
+ * import { fileDiff } from "./workspace_diff.ts";
+ * const enc = (s: string) => new TextEncoder().encode(s);
+ * fileDiff("a.txt", enc("1\n"), enc("2\n")); // "--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-1\n+2\n"
+ * ```
  */
-function fileDiff(
+export function fileDiff(
   rel: string,
   before: Uint8Array | undefined | null,
   after: Uint8Array | undefined,
