@@ -113,11 +113,18 @@ function tokenize(line: string): Token[] {
   };
   for (let i = 0; i < line.length; i++) {
     const c = line[i];
-    if (c === "'" || c === '"') {
+    if (c === "'") {
       const end = line.indexOf(c, i + 1);
       word += line.slice(i + 1, end === -1 ? line.length : end);
       inWord = true;
       i = end === -1 ? line.length : end;
+    } else if (c === '"') {
+      // Inside double quotes a backslash escapes `"`, `\`, `$` and a backquote.
+      inWord = true;
+      for (i++; i < line.length && line[i] !== '"'; i++) {
+        if (line[i] === "\\" && i + 1 < line.length && '"\\$`'.includes(line[i + 1])) i++;
+        word += line[i];
+      }
     } else if (c === "\\" && i + 1 < line.length) {
       if (line[i + 1] !== "\n") {
         word += line[i + 1];

@@ -70,6 +70,8 @@ Deno.test("what a step's exit status proves about its test command", () => {
   // Inside a shell script, both the script's and the outer line's operators count.
   assert.deepEqual(found("bash -c 'pytest' | cat"), [["pytest", false, false]]);
   assert.deepEqual(found("bash -c 'pytest; true'"), [["pytest", false, false]]);
+  // Escaped quotes inside double quotes (how Codex quotes a script) do not end the word.
+  assert.deepEqual(found(`/bin/bash -lc "echo \\"a;b\\" && npm test"`), [["npm test", true, true]]);
 });
 
 Deno.test("test_commands patterns are added to the defaults: words, with * inside a word", () => {
