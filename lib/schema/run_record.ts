@@ -38,6 +38,8 @@ export {
   type CacheSummary,
   type EvaluatorMean,
   type HistogramBin,
+  type IntegrityFlag,
+  type IntegritySummary,
   type RunSummary,
   RunSummarySchema,
   type ScoreStats,
