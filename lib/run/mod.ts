@@ -10,8 +10,9 @@ export {
   runEval,
   type RunEvalOptions,
   type RunEvalResult,
+  type RunSpec,
 } from "./run_eval.ts";
-export { RunConfigError } from "./errors.ts";
+export { RunConfigError, SandboxUnavailableError } from "./errors.ts";
 export {
   type RunPermission,
   type RunPermissionRequest,

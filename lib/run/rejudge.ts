@@ -30,6 +30,8 @@ import { AGENTV_VERSION } from "../results/run_record.ts";
 import { caseEvaluators } from "./run_case.ts";
 import type { CacheSummary } from "../schema/run_record.ts";
 import { createCallCache } from "./run_cache.ts";
+import { settleRunSpec } from "./settle_spec.ts";
+import { loadUserConfig } from "../dataset/user_config.ts";
 import { checkRunPermission, NeedCollector, type RunPermission } from "./run_permission.ts";
 import type { LoadedEvalSet } from "./run_options.ts";
 
@@ -233,11 +235,20 @@ export async function rejudge(options: RejudgeOptions): Promise<RejudgeResult> {
   const signal = options.signal ?? new AbortController().signal;
   const timeoutMs = options.timeoutMs ?? 120_000;
   const { jobs, skipped } = planJobs(options);
+  // The cache's mode and folder by the one precedence rule of run options (`settle_spec.ts`).
+  const settled = await settleRunSpec(
+    { cache: options.cache, replay: options.replay, cacheDir: options.cacheDir },
+    {
+      cwd: options.cwd,
+      datasets: options.sets.flatMap((s) => s.config ? [s.config] : []),
+      user: () => loadUserConfig(options.env),
+    },
+  );
   const cache = await createCallCache({
-    ...(options.cache !== undefined ? { cache: options.cache } : {}),
-    ...(options.replay !== undefined ? { replay: options.replay } : {}),
-    ...(options.cacheDir !== undefined ? { cacheDir: options.cacheDir } : {}),
-    cwd: options.cwd,
+    mode: settled.cache,
+    replay: settled.replay,
+    dir: settled.cacheDir,
+    userDir: options.cacheDir !== undefined,
     env: options.env,
     version: AGENTV_VERSION,
   }, options.sets);

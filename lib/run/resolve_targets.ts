@@ -55,8 +55,8 @@ export interface CaseBinding {
 export interface TargetResolverOptions {
   /** Explicit targets file (absolute) for every eval file. */
   targetsFile?: string;
-  /** Target name for every case. */
-  targetOverride?: string;
+  /** Target name for every case (`--target`). */
+  target?: string;
   /** Judge target name for every case. */
   judgeTarget?: string;
   /** Replace targets and judges by mocks. */
@@ -367,7 +367,7 @@ export function createTargetResolver(options: TargetResolverOptions): TargetReso
 
   return {
     async bind(set, evalCase) {
-      const name = options.targetOverride ?? evalCase.execution.target;
+      const name = options.target ?? evalCase.execution.target;
       const key = `${set.file}\0${set.evalDir}\0${name}`;
       let p = bindings.get(key);
       if (!p) {
