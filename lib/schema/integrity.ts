@@ -64,7 +64,17 @@ export const PostChecksSchema = z.string({
 }).trim().min(1, { error: "post_checks must not be empty" });
 
 /** What kind of gaming a finding points at. */
-export const INTEGRITY_FINDING_KINDS = [
+export type IntegrityFindingKind =
+  | "protected_modified"
+  | "protected_deleted"
+  | "protected_added"
+  | "protected_mode_changed"
+  | "claim_without_test_run"
+  | "claim_after_failing_tests"
+  | "claim_contradicted_by_post_checks";
+
+/** Every {@link IntegrityFindingKind}, in the order findings are listed. */
+export const INTEGRITY_FINDING_KINDS: readonly IntegrityFindingKind[] = [
   "protected_modified",
   "protected_deleted",
   "protected_added",
@@ -72,14 +82,11 @@ export const INTEGRITY_FINDING_KINDS = [
   "claim_without_test_run",
   "claim_after_failing_tests",
   "claim_contradicted_by_post_checks",
-] as const;
-
-/** What kind of gaming a finding points at (see {@link INTEGRITY_FINDING_KINDS}). */
-export type IntegrityFindingKind = typeof INTEGRITY_FINDING_KINDS[number];
+];
 
 /** One finding of the integrity guard. */
 export const IntegrityFindingSchema = z.object({
-  kind: z.enum(INTEGRITY_FINDING_KINDS),
+  kind: z.enum(INTEGRITY_FINDING_KINDS as [IntegrityFindingKind, ...IntegrityFindingKind[]]),
   evidence: z.string(),
   step: z.number().int().min(0).optional(),
   path: z.string().optional(),
