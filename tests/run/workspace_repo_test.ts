@@ -8,6 +8,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { runEval } from "../../lib/run/run_eval.ts";
+import { createTarget } from "../../lib/targets/registry.ts";
 import { UntrustedDatasetError } from "../../lib/run/run_permission.ts";
 import type { WorkspaceChanges } from "../../lib/schema/workspace.ts";
 import { commitFiles, git } from "../_helpers/git_repo.ts";
@@ -161,4 +162,79 @@ Deno.test("workspace_repo: setup commands are listed for consent at their line a
   assert.deepEqual(setup.argv, ["sh", "-c", `touch ${p.dir}/SETUP_RAN`]);
   await assert.rejects(Deno.stat(join(p.dir, "SETUP_RAN")));
   await assert.rejects(Deno.stat(join(p.dir, ".agentv", "cache", "repos")));
+});
+
+Deno.test("workspace_repo on a target: its cases run in a checkout (its url relative to the targets file) unless a case names its own workspace; its setup is consented at the targets file", async () => {
+  const p = await project({ "evals/.keep": "", "template/own.txt": "own\n" });
+  await using _ = p;
+  const [commit] = await commitFiles(join(p.dir, "repo"), [{ "calc.sh": "a - b\n" }]);
+  await Deno.mkdir(join(p.dir, ".agentv"));
+  await Deno.writeTextFile(
+    join(p.dir, ".agentv/targets.yaml"),
+    `targets:
+  - name: default
+    provider: cli
+    command_template: "ls -A"
+    workspace_repo:
+      url: ../repo
+      commit: "${commit}"
+      setup: [[touch, .from-target]]
+`,
+  );
+  await Deno.writeTextFile(
+    p.path("evals/a.yaml"),
+    `evalcases:
+  - id: target-repo
+    expected_outcome: x
+    input: x
+    evaluators: [{type: contains, value: calc.sh}]
+  - id: own-template
+    expected_outcome: x
+    input: x
+    execution: {workspace_template: ../template}
+    evaluators: [{type: contains, value: own.txt}]
+`,
+  );
+  const env = { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin" };
+  const refused = await runEval({ files: ["evals"], cwd: p.dir, env, allowRun: false })
+    .then(() => undefined, (e) => e);
+  assert.ok(refused instanceof UntrustedDatasetError);
+  const setup = refused.requests.flatMap((r) => r.files.flatMap((f) => f.commands))
+    .find((n) => n.kind === "workspace_setup");
+  assert.equal(setup?.file, join(p.dir, ".agentv", "targets.yaml"));
+  assert.deepEqual([setup?.line, setup?.column], [8, 15]);
+
+  const { rows } = await runEval({ files: ["evals"], cwd: p.dir, env, allowRun: true });
+  const by = Object.fromEntries(rows.map((r) => [r.eval_id, r]));
+  assert.deepEqual(by["target-repo"].candidate_answer.trim().split("\n"), [
+    ".from-target",
+    ".git",
+    "calc.sh",
+  ]);
+  assert.deepEqual((by["target-repo"].workspace as WorkspaceChanges).repo, {
+    url: "../repo",
+    commit,
+  });
+  assert.equal(by["own-template"].candidate_answer.trim(), "own.txt");
+  assert.equal((by["own-template"].workspace as WorkspaceChanges).repo, undefined);
+});
+
+Deno.test("a target's workspace_repo is refused with a ${{ }} reference in it, or beside a workspace_template", () => {
+  const base = { name: "t", provider: "cli", command_template: "ls" };
+  const repo = { url: "../repo", commit: "a".repeat(40) };
+  assert.throws(
+    () =>
+      createTarget({ ...base, workspace_repo: { ...repo, url: "${{ REPO }}" } }, {
+        env: { REPO: "https://example.com/r.git" },
+      }),
+    /Target 't': workspace_repo cannot use \$\{\{ \}\} references/,
+  );
+  assert.throws(
+    () => createTarget({ ...base, workspace_repo: repo, workspace_template: "../t" }, { env: {} }),
+    /names both workspace_repo and workspace_template/,
+  );
+  assert.throws(
+    () => createTarget({ ...base, workspace_repo: { ...repo, commit: "main" } }, { env: {} }),
+    /'main' is not a full commit SHA/,
+  );
 });
