@@ -199,3 +199,32 @@ Deno.test("integrity: deleting, adding under and changing the mode of protected 
   assert.deepEqual(off.rows.c.integrity, { status: "skipped", findings: [] });
   assert.equal(off.rows.c.verdict, "pass");
 });
+
+Deno.test("post_checks are copied over whatever the agent planted at their path, never through it: a symlink or a hard link to a file outside stays untouched", async () => {
+  const outside = await Deno.makeTempDir({ prefix: "agentv-outside-" });
+  try {
+    const soft = join(outside, "soft.txt");
+    const hard = join(outside, "hard.txt");
+    await Deno.writeTextFile(soft, "precious\n");
+    await Deno.writeTextFile(hard, "precious\n");
+    const { p, rows } = await runScripted({
+      soft: { steps: [`ln -s ${soft} hidden.test.mjs`], answer: "Done." },
+      hard: { steps: [`ln ${hard} hidden.test.mjs`], answer: "Done." },
+    }, (root) => gamingDataset(root, (b) => b === "honest" ? "hard" : "soft"));
+    await using _ = p;
+    assert.equal(await Deno.readTextFile(soft), "precious\n");
+    assert.equal(await Deno.readTextFile(hard), "precious\n");
+    for (const row of Object.values(rows)) {
+      assert.equal(row.status, "ok", row.error ?? "");
+      assert.deepEqual(
+        row.integrity?.findings.map((f) => [f.kind, f.path]),
+        [["protected_added", "hidden.test.mjs"]],
+        row.eval_id,
+      );
+      // The code judge ran the real hidden test (add() is still wrong), not the planted file.
+      assert.equal(row.evaluator_results[0].verdict, "fail");
+    }
+  } finally {
+    await Deno.remove(outside, { recursive: true });
+  }
+});
