@@ -5,7 +5,6 @@
  *
  * @module
  */
-import { join } from "node:path";
 import { aggregateCaseScore } from "../scoring/case_score.ts";
 import { candidateAnswer, summarizeTrace } from "../scoring/answer.ts";
 import { runEvaluator } from "../scoring/run_evaluator.ts";
@@ -18,10 +17,12 @@ import type { EvaluatorConfig } from "../schema/evaluator.ts";
 import type { EvaluatorResult, OutputMessage, ResultRow } from "../schema/result.ts";
 import { invokeWithRetry, type RetryInfo } from "../targets/retry.ts";
 import { type Target, TargetError, type TargetResponse } from "../targets/types.ts";
-import type { WorkspaceChanges } from "../schema/workspace.ts";
 import type { CaseWorkspace, WorkspaceManager } from "./workspace.ts";
 import { isBudgetRefusal, skippedRow } from "./budget.ts";
-import { type CaseGuard, openCaseGuard, withIntegrity } from "./case_guard.ts";
+import { type CaseGuard, withIntegrity } from "./case_guard.ts";
+import { agentLogPath, openCase, type OpenedCase, workspaceChanges } from "./case_workspace.ts";
+
+export { agentLogPath } from "./case_workspace.ts";
 
 /** Evaluator types that need a judge model. */
 const JUDGED_TYPES = new Set(["llm_judge", "rubric"]);
@@ -186,58 +187,19 @@ export function blockedCaseRow(
  * ```
  */
 export async function runCase(evalCase: EvalCase, runtime: CaseRuntime): Promise<ResultRow> {
-  let workspace: CaseWorkspace | undefined;
-  let guard: CaseGuard | undefined;
+  let opened: OpenedCase;
   try {
-    workspace = await runtime.workspaces?.open({
-      evalCase,
-      target: runtime.target,
-      evalDir: runtime.evalDir,
-      root: runtime.root,
-      consent: runtime.consent,
-      ...(runtime.env !== undefined ? { env: runtime.env } : {}),
-      timeoutMs: runtime.timeoutMs,
-      signal: runtime.signal,
-    });
-    guard = await openCaseGuard({
-      evalCase,
-      evaluators: caseEvaluators(evalCase),
-      provider: runtime.target.provider,
-      evalDir: runtime.evalDir,
-      root: runtime.root,
-      ...(workspace !== undefined ? { workspace: workspace.path } : {}),
-    });
+    opened = await openCase(evalCase, caseEvaluators(evalCase), runtime);
   } catch (e) {
-    await workspace?.dispose();
     return errorRow(evalCase, runtime, runtime.redact(messageOf(e)), {
       attempts: 0,
       durationMs: 0,
     });
   }
   try {
-    return await runCaseIn(evalCase, runtime, workspace, guard);
+    return await runCaseIn(evalCase, runtime, opened.workspace, opened.guard);
   } finally {
-    await workspace?.dispose();
-  }
-}
-
-/** What changed in the workspace, or `undefined` without one (a failure to read it is noted). */
-async function workspaceChanges(
-  workspace: CaseWorkspace | undefined,
-): Promise<WorkspaceChanges | undefined> {
-  if (workspace === undefined) return undefined;
-  try {
-    return await workspace.changes();
-  } catch (e) {
-    return {
-      template: workspace.template ?? null,
-      path: workspace.kept ? workspace.path : null,
-      added: [],
-      modified: [],
-      deleted: [],
-      diff: `(the workspace could not be compared: ${messageOf(e)})\n`,
-      diff_truncated: false,
-    };
+    await opened.workspace?.dispose();
   }
 }
 
@@ -415,22 +377,4 @@ async function runCaseIn(
     ...(integrity !== undefined ? { integrity } : {}),
     ...(runtime.dryRun ? { dry_run: true } : {}),
   };
-}
-
-/**
- * Where an agent target keeps the raw event stream of a case:
- * `<root>/.agentv/logs/<run_id>/<case id>.jsonl` (the id made safe as a file name), and
- * `<case id>.trial-<n>.jsonl` for trials after the first.
- *
- * @example
- * ```ts
- * import { agentLogPath } from "./run_case.ts";
- * agentLogPath("/repo", "2026-01-21T10-22-57-123Z-1a2b3c", "fix/bug 1");
- * // "/repo/.agentv/logs/2026-01-21T10-22-57-123Z-1a2b3c/fix_bug_1.jsonl"
- * ```
- */
-export function agentLogPath(root: string, runId: string, caseId: string, trial = 0): string {
-  const safe = (s: string) => s.replace(/[^A-Za-z0-9._-]+/g, "_").replace(/^[._]+/, "") || "case";
-  const name = `${safe(caseId).slice(0, 100)}${trial > 0 ? `.trial-${trial}` : ""}.jsonl`;
-  return join(root, ".agentv", "logs", safe(runId), name);
 }
