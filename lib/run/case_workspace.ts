@@ -40,6 +40,8 @@ export interface OpenCaseRuntime {
   timeoutMs: number;
   /** Aborted on interruption. */
   signal: AbortSignal;
+  /** A dry run: no repository is fetched, checked out or set up. */
+  dryRun: boolean;
 }
 
 /**
@@ -63,6 +65,7 @@ export async function openCase(
       ...(runtime.env !== undefined ? { env: runtime.env } : {}),
       timeoutMs: runtime.timeoutMs,
       signal: runtime.signal,
+      dryRun: runtime.dryRun,
     });
     const guard = await openCaseGuard({
       evalCase,

@@ -80,6 +80,8 @@ export interface WorkspaceRequest {
   timeoutMs?: number;
   /** Aborted when the run is interrupted. */
   signal?: AbortSignal;
+  /** A dry run: a repository is neither fetched nor checked out, nor set up (default false). */
+  dryRun?: boolean;
 }
 
 /** Creates and removes the workspaces of one run. */
@@ -349,7 +351,9 @@ export function createWorkspaceManager(options: WorkspaceManagerOptions): Worksp
       let checkout: RepoWorkspace | undefined;
       try {
         if (real !== undefined) await copyTree(real, path);
-        if (repo !== undefined) checkout = await materialiseRepo(path, repo, repoOptions(request));
+        if (repo !== undefined && request.dryRun !== true) {
+          checkout = await materialiseRepo(path, repo, repoOptions(request));
+        }
         snapshot = await snapshotWorkspace(path);
       } catch (e) {
         if (!keep) await removeQuietly(path);

@@ -238,3 +238,25 @@ Deno.test("a target's workspace_repo is refused with a ${{ }} reference in it, o
     /'main' is not a full commit SHA/,
   );
 });
+
+Deno.test("workspace_repo in a dry run: nothing is fetched, checked out or set up", async () => {
+  const p = await project({ "evals/.keep": "" });
+  await using _ = p;
+  await Deno.writeTextFile(
+    p.path("evals/fix.yaml"),
+    evalFile("a".repeat(40), `[[sh, -c, "touch ${p.dir}/SETUP_RAN"]]`).replace(
+      "url: ../repo",
+      "url: https://127.0.0.1:1/unreachable.git",
+    ),
+  );
+  const { rows } = await runEval({
+    files: ["evals"],
+    cwd: p.dir,
+    env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin" },
+    dryRun: true,
+  });
+  assert.equal(rows[0].error, null, String(rows[0].error));
+  assert.equal(rows[0].dry_run, true);
+  await assert.rejects(Deno.stat(join(p.dir, "SETUP_RAN")));
+  await assert.rejects(Deno.stat(join(p.dir, ".agentv", "cache", "repos")));
+});
