@@ -124,6 +124,11 @@ function buildCase(
     execution.target ??= defaults.target ?? "default";
   } else {
     execution = { ...defaults.execution };
+    // A case's own workspace (a template or a repository) replaces the file's, of either kind.
+    if ("workspace_repo" in caseExecution || "workspace_template" in caseExecution) {
+      delete execution.workspace_repo;
+      delete execution.workspace_template;
+    }
     for (const key in caseExecution) {
       if (key !== "evaluators") execution[key] = caseExecution[key];
     }

@@ -1,7 +1,8 @@
 /**
  * A Markdown report of result rows, for people (a pull-request comment, a GitHub Actions job
  * summary): a summary table per dataset, the failed and errored cases with their first miss or
- * error, and each evaluator's mean score. Cell text is escaped so a `|` or a line break in an
+ * error, the findings of the integrity guard (with their evidence), and each evaluator's mean
+ * score. Cell text is escaped so a `|` or a line break in an
  * answer cannot break a table, HTML in it is shown, not rendered, and links, images, mentions and
  * issue references in it do nothing (`lib/text/markdown_text.ts`).
  *
@@ -11,6 +12,7 @@ import type { ResultRow } from "../schema/result.ts";
 import { neutralizeMarkdown } from "../text/markdown_text.ts";
 import { summarizeResults } from "../results/summary.ts";
 import { trialLabel, type TrialsSummary } from "../results/trials.ts";
+import type { LabelAgreement } from "../results/label_agreement.ts";
 
 /** Options of {@link renderMarkdownReport}. */
 export interface MarkdownReportOptions {
@@ -24,6 +26,8 @@ export interface MarkdownReportOptions {
   resultsPath?: string;
   /** Lines shown under the heading as a quote (e.g. that the run was interrupted). */
   notes?: readonly string[];
+  /** Human labels of the rows beside agentv's verdicts (a section when any label counts). */
+  labels?: LabelAgreement;
 }
 
 // C0 controls but tab and line breaks, DEL and C1 controls, bidi overrides and isolates.
@@ -218,6 +222,7 @@ export function renderMarkdownReport(
       ],
     ),
   );
+  parts.push(integritySection(rows, max));
   const errored = rows.filter((r) => r.status === "error");
   parts.push(
     listCases(
@@ -250,5 +255,53 @@ export function renderMarkdownReport(
       ),
     );
   }
+  if (options.labels !== undefined) parts.push(labelsSection(options.labels, max));
   return parts.filter((p) => p !== "").join("");
+}
+
+/** One table row per finding of the cases the integrity guard flagged. */
+function integritySection(rows: readonly ResultRow[], max: number): string {
+  const findings = rows.filter((r) => r.integrity?.status === "flagged").flatMap((r) =>
+    r.integrity!.findings.map((f) => ({ row: r, finding: f }))
+  );
+  return listCases(
+    "Integrity findings",
+    ["Dataset", "Case", "Finding", "Where", "Evidence"],
+    findings,
+    max,
+    ({ row, finding }) => [
+      escapeMarkdownCell(row.dataset),
+      trialCell(row),
+      finding.kind,
+      finding.path !== undefined
+        ? escapeMarkdownCell(finding.path)
+        : finding.step !== undefined
+        ? `step ${finding.step}`
+        : "",
+      escapeMarkdownCell(finding.evidence, 600),
+    ],
+  );
+}
+
+/** The human labels: how many, how many disagree with agentv, and those that do. */
+function labelsSection(agreement: LabelAgreement, max: number): string {
+  if (agreement.labels === 0) return "";
+  const head = `\n### Human labels (${agreement.labels})\n\n${agreement.compared} compared with ` +
+    `agentv's verdict (a borderline verdict counts as a pass), ${agreement.disagreements} disagree.\n`;
+  const disagreeing = agreement.items.filter((i) => i.disagrees === true);
+  return head + listCases(
+    "Disagreements",
+    ["Case", "Target", "Part", "agentv", "Label", "Reviewer", "Note"],
+    disagreeing,
+    max,
+    ({ label, automatic }) => [
+      trialLabel({ eval_id: escapeMarkdownCell(label.eval_id), trial: label.trial }),
+      escapeMarkdownCell(label.target),
+      label.evaluator === null ? "case" : escapeMarkdownCell(label.evaluator),
+      automatic ?? "–",
+      label.label ?? "–",
+      escapeMarkdownCell(label.reviewer),
+      escapeMarkdownCell(label.note),
+    ],
+  ).replace(/^\n/, "\n");
 }

@@ -1,7 +1,7 @@
 /**
  * The end-of-run summary (the `--json` output of `agentv run`, and `summary` in the run record
  * `<results>.run.json`): counts, scores, verdicts, the slowest cases, per-evaluator means, usage
- * and cost, and the sections of trials, budget and cache when a run used them.
+ * and cost, and the sections of trials, budget, cache and judge calibration when a run used them.
  *
  * @module
  */
@@ -9,6 +9,7 @@ import { z } from "zod";
 import { type Diagnostic, DiagnosticSchema } from "./eval_case.ts";
 import type { Assert, Same } from "./_type_check.ts";
 import { type TrialsSummary, TrialsSummarySchema } from "./trials.ts";
+import { type CalibratedPassRate, CalibratedPassRateSchema } from "./calibration.ts";
 
 /** One error row, as listed in the summary. */
 export interface SummaryError {
@@ -122,8 +123,39 @@ export interface RunSummary {
   budget?: BudgetSummary;
   /** Response cache counters, when the cache was on (`--cache`, `--replay`). */
   cache?: CacheSummary;
+  /**
+   * The pass rate corrected for the judge's measured error, when a calibration of the run's judge
+   * is saved (`agentv calibrate --save`), with the warnings of a judge that changed since.
+   */
+  calibration?: CalibratedPassRate;
+  /** What the integrity guard found, when it checked some case (agent targets). */
+  integrity?: IntegritySummary;
   /** Wall time of the run in ms. */
   duration_ms: number;
+}
+
+/** A case the integrity guard flagged, in a run's summary. */
+export interface IntegrityFlag {
+  /** Case id. */
+  eval_id: string;
+  /** Dataset name. */
+  dataset: string;
+  /** Target name. */
+  target: string;
+  /** The kinds of its findings, in order (one per finding). */
+  kinds: string[];
+  /** The first finding's path or step (`calc.test.mjs`, `step 3`), when it has one. */
+  where?: string;
+}
+
+/** The integrity guard over a run: the rows it checked, and the cases it flagged. */
+export interface IntegritySummary {
+  /** Rows the guard checked (`clean` or `flagged`). */
+  checked: number;
+  /** Rows it skipped (`integrity: off`). */
+  skipped: number;
+  /** The flagged cases, in completion order. */
+  flagged: IntegrityFlag[];
 }
 
 /**
@@ -252,6 +284,18 @@ export const RunSummarySchema = z.object({
     misses: z.number(),
     writes: z.number(),
     rejected: z.number().optional(),
+  }).optional(),
+  calibration: CalibratedPassRateSchema.optional(),
+  integrity: z.object({
+    checked: z.number(),
+    skipped: z.number(),
+    flagged: z.array(z.object({
+      eval_id: z.string(),
+      dataset: z.string(),
+      target: z.string(),
+      kinds: z.array(z.string()),
+      where: z.string().optional(),
+    })),
   }).optional(),
   duration_ms: z.number(),
 });

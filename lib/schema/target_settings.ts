@@ -1,13 +1,15 @@
 /**
  * Settings schemas of runnable providers, one per provider family: the keys every target takes,
  * the HTTP model providers (`openai`, `azure`, `anthropic`, `gemini`), the `cli` provider, the
- * agent CLIs (`codex`, `claude-code`) and `mock`. {@link targetSettingsSchema} builds a provider's
+ * agent CLIs (`codex`, `claude-code`, `gemini-cli`, `qwen-code`, `copilot-cli`, `opencode`) and
+ * `mock`. {@link targetSettingsSchema} builds a provider's
  * schema on its first use only; the resolved settings types are derived from the schemas.
  *
  * @module
  */
 import { z } from "zod";
 import { ToolCallsSchema } from "./tool_call_shapes.ts";
+import { WorkspaceRepoSchema } from "./workspace_repo.ts";
 import type { ProviderKind, RunnableProvider } from "./target_providers.ts";
 import {
   bool,
@@ -68,6 +70,8 @@ function commonShape(mode: SchemaMode) {
     workspace_template: str("workspace_template").min(1, {
       error: "workspace_template must not be empty",
     }).optional(),
+    // A repository checked out at a commit for each case (its url relative to the targets file).
+    workspace_repo: WorkspaceRepoSchema.optional(),
   };
 }
 
@@ -83,8 +87,9 @@ function httpShape(mode: SchemaMode) {
 }
 
 /**
- * Settings of agent CLI targets (`codex`, `claude-code`): the executable, model, extra arguments,
- * a system prompt, the time limit and the environment names passed through.
+ * Settings of agent CLI targets (`codex`, `claude-code`, `gemini-cli`, `qwen-code`,
+ * `copilot-cli`, `opencode`): the executable, model, extra arguments, a system prompt, the time limit and the
+ * environment names passed through.
  */
 function agentShape(mode: SchemaMode) {
   return {
@@ -180,6 +185,10 @@ function providerShapes(mode: SchemaMode) {
         error: "allowed_tools must be a list of tool names, e.g. [Bash, Edit, Read]",
       }).optional(),
     }),
+    "gemini-cli": () => ({ ...common(), ...agentShape(mode), base_url: url(mode, "base_url") }),
+    "qwen-code": () => ({ ...common(), ...agentShape(mode), base_url: url(mode, "base_url") }),
+    "copilot-cli": () => ({ ...common(), ...agentShape(mode), base_url: url(mode, "base_url") }),
+    opencode: () => ({ ...common(), ...agentShape(mode), base_url: url(mode, "base_url") }),
     mock: () => ({
       ...common(),
       response: z.union([z.string(), z.record(z.string(), z.unknown()), z.array(z.unknown())], {
@@ -228,6 +237,10 @@ function objectSchemas(mode: SchemaMode) {
     mock: z.looseObject(shapes.mock()),
     codex: z.looseObject(shapes.codex()),
     "claude-code": z.looseObject(shapes["claude-code"]()),
+    "gemini-cli": z.looseObject(shapes["gemini-cli"]()),
+    "qwen-code": z.looseObject(shapes["qwen-code"]()),
+    "copilot-cli": z.looseObject(shapes["copilot-cli"]()),
+    opencode: z.looseObject(shapes.opencode()),
   };
 }
 
@@ -247,6 +260,14 @@ export type MockSettings = z.output<ProviderSchemas["mock"]>;
 export type CodexSettings = z.output<ProviderSchemas["codex"]>;
 /** Settings of a `claude-code` target, resolved. */
 export type ClaudeCodeSettings = z.output<ProviderSchemas["claude-code"]>;
+/** Settings of a `gemini-cli` target, resolved. */
+export type GeminiCliSettings = z.output<ProviderSchemas["gemini-cli"]>;
+/** Settings of a `qwen-code` target, resolved. */
+export type QwenCodeSettings = z.output<ProviderSchemas["qwen-code"]>;
+/** Settings of a `copilot-cli` target, resolved. */
+export type CopilotCliSettings = z.output<ProviderSchemas["copilot-cli"]>;
+/** Settings of an `opencode` target, resolved. */
+export type OpencodeSettings = z.output<ProviderSchemas["opencode"]>;
 /** A CLI healthcheck. */
 export type CliHealthcheck = NonNullable<CliSettings["healthcheck"]>;
 
@@ -268,6 +289,14 @@ export interface ProviderSettingsMap {
   codex: CodexSettings;
   /** `claude-code` */
   "claude-code": ClaudeCodeSettings;
+  /** `gemini-cli` */
+  "gemini-cli": GeminiCliSettings;
+  /** `qwen-code` */
+  "qwen-code": QwenCodeSettings;
+  /** `copilot-cli` */
+  "copilot-cli": CopilotCliSettings;
+  /** `opencode` */
+  opencode: OpencodeSettings;
 }
 
 /** Result of checking one target definition: typed settings, by provider. */
