@@ -15,7 +15,7 @@ import { join, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 /** The slow tiers: a file named `*_<tier>_test.ts` runs in `deno task test:<tier>`. */
-export const SLOW_TIERS = ["process", "browser", "e2e", "fuzz", "publish"] as const;
+export const SLOW_TIERS = ["process", "browser", "postgres", "e2e", "fuzz", "publish"] as const;
 
 /** How many lanes the fast tier runs (`tests/_fast/lane_0.ts` … `lane_5.ts`). */
 export const LANES = 6;

@@ -16,6 +16,8 @@ const PROBES = [
   "tests/cli/main_process_test.ts",
   "tests/process_test.ts",
   "tests/render/page_browser_test.ts",
+  "tests/store/history_store_postgres_test.ts",
+  "tests/store/postgres_test.ts",
   "tests/targets/deep/agent_e2e_test.ts",
   "tests/fuzz/loader_fuzz_test.ts",
   "tests/project/jsr_publish_test.ts",

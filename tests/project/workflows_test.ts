@@ -141,6 +141,24 @@ Deno.test("ci.yml runs every step of deno task test on Linux, macOS and Windows 
   for (const tier of tiers) assert.ok(steps.includes(tier), `${tier} is a step of deno task test`);
 });
 
+Deno.test("ci.yml and .ci/run install every agent CLI the e2e tier pins, and PostgreSQL on Linux", async () => {
+  const ci = parse(await readWorkflow("ci.yml")) as Workflow;
+  const ciRun = await Deno.readTextFile(join(REPO_ROOT, ".ci/run"));
+  const pins = await Deno.readTextFile(join(REPO_ROOT, "tests/_helpers/agent_clis.ts"));
+  const pinned = [...pins.matchAll(/^export const (\w+_VERSION) = "/gm)].map((m) => m[1]);
+  assert.ok(pinned.length >= 6, "the six agent CLIs are pinned");
+  const steps = Object.values(ci.jobs).flatMap((job) => job.steps);
+  const e2e = steps.find((s) => /matrix\.tier == 'e2e'/.test(s.if ?? "") && s.run)?.run ?? "";
+  for (const name of pinned) {
+    assert.ok(e2e.includes(`$(pin ${name})`), `ci.yml's e2e step installs ${name}`);
+    assert.ok(ciRun.includes(`$(pin ${name})`), `.ci/run installs ${name}`);
+  }
+  const postgres = steps.find((s) => /matrix\.tier == 'postgres'/.test(s.if ?? ""));
+  assert.match(postgres?.if ?? "", /runner\.os == 'Linux'/);
+  assert.match(postgres?.run ?? "", /apt-get install -y postgresql/);
+  assert.match(ciRun, /apt-get install -y postgresql/);
+});
+
 Deno.test("release.yml on a v* tag compiles every target, checksums, attaches and publishes to JSR", async () => {
   const text = await readWorkflow("release.yml");
   const workflow = parse(text) as Workflow;
