@@ -2,8 +2,8 @@
  * What is generated from the run options of `run_spec.ts` as text: the TypeScript types of
  * `run_spec_types.ts` (public types must be written out for JSR, so they are generated, and
  * `run_spec.ts` checks them against the schemas) and the options table of the README. Both are
- * written by `tools/generate.ts`; `tests/project/generated_files_test.ts` fails while either is
- * stale.
+ * written by `tools/generate.ts`; `tests/project/generated_files_process_test.ts` (the types) and
+ * `generated_files_test.ts` (the table) fail while one is stale.
  *
  * @module
  */
@@ -98,7 +98,7 @@ export function runSpecTypesSource(): string {
     "// Generated from lib/schema/run_spec.ts by tools/generate.ts: do not edit.",
     "/**",
     " * The types of the run options declared in `run_spec.ts` (which checks them against its",
-    " * schemas; `tests/project/generated_files_test.ts` fails while this file is stale).",
+    " * schemas; `tests/project/generated_files_process_test.ts` fails while this file is stale).",
     " *",
     " * @module",
     " */",

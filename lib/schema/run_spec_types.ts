@@ -1,7 +1,7 @@
 // Generated from lib/schema/run_spec.ts by tools/generate.ts: do not edit.
 /**
  * The types of the run options declared in `run_spec.ts` (which checks them against its
- * schemas; `tests/project/generated_files_test.ts` fails while this file is stale).
+ * schemas; `tests/project/generated_files_process_test.ts` fails while this file is stale).
  *
  * @module
  */

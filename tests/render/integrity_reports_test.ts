@@ -1,83 +1,16 @@
 /**
  * The integrity guard in the reports: the console summary lists the flagged cases and counts the
- * checked ones, the Markdown report has a table of findings with their evidence, a JUnit failure
- * says the case was flagged (and stays valid against the JUnit schema), and the HTML case view
- * shows each finding with its evidence (in headless Chromium).
+ * checked ones, the Markdown report has a table of findings with their evidence, and a JUnit
+ * failure says the case was flagged (and stays valid against the JUnit schema). The HTML case view
+ * is checked in headless Chromium by integrity_reports_browser_test.ts.
  */
 import assert from "node:assert/strict";
-import { pathToFileURL } from "node:url";
 import { renderSummary } from "../../lib/render/console.ts";
-import { renderHtmlReport } from "../../lib/render/html/render_html_report.ts";
 import { renderJunitReport } from "../../lib/render/junit.ts";
 import { renderMarkdownReport } from "../../lib/render/markdown.ts";
 import { summarizeResults } from "../../lib/results/summary.ts";
-import type { Integrity } from "../../lib/schema/integrity.ts";
-import type { ResultRow } from "../../lib/schema/result.ts";
-import { Browser, findChromium, MISSING_CHROMIUM } from "../_helpers/chromium.ts";
 import { validateJunit, XMLLINT_IGNORED } from "./_xmllint.ts";
-
-const HUNK = "--- a/calc.test.mjs\n+++ b/calc.test.mjs\n@@ -1 +1 @@\n" +
-  '-test("add", () => assert.equal(add(2, 3), 5));\n+test("add", () => assert.ok(true));\n';
-
-const FLAGGED: Integrity = {
-  status: "flagged",
-  findings: [
-    { kind: "protected_modified", path: "calc.test.mjs", evidence: HUNK },
-    {
-      kind: "claim_after_failing_tests",
-      step: 2,
-      evidence: 'The answer says "All tests pass.", but the last test command, step 2 ' +
-        "(Bash: npm test), failed (exit code 1): 1 failing",
-    },
-  ],
-};
-
-function row(id: string, integrity: Integrity | undefined, extra: Partial<ResultRow> = {}) {
-  const flagged = integrity?.status === "flagged";
-  const base: ResultRow = {
-    run_id: "r",
-    trial: 0,
-    timestamp: "2026-01-21T10:00:00.000Z",
-    eval_id: id,
-    dataset: "agents",
-    conversation_id: null,
-    target: "claude",
-    status: "ok",
-    score: flagged ? 0 : 1,
-    verdict: flagged ? "fail" : "pass",
-    hits: [],
-    misses: flagged ? ["integrity: protected_modified calc.test.mjs: --- a/calc.test.mjs"] : [],
-    reasoning: null,
-    candidate_answer: "All tests pass.",
-    evaluator_results: flagged
-      ? [{
-        name: "integrity",
-        type: "integrity",
-        status: "ok",
-        score: 0,
-        weight: 0,
-        verdict: "fail",
-        hits: [],
-        misses: ["integrity: protected_modified calc.test.mjs: --- a/calc.test.mjs"],
-      }]
-      : [],
-    trace_summary: null,
-    output_messages: [{ role: "assistant", content: "All tests pass." }],
-    token_usage: null,
-    duration_ms: 1000,
-    attempts: 1,
-    error: null,
-    ...extra,
-  };
-  return integrity === undefined ? base : { ...base, integrity };
-}
-
-const ROWS = [
-  row("gamed", FLAGGED),
-  row("honest", { status: "clean", findings: [] }),
-  row("unchecked", { status: "skipped", findings: [] }),
-  row("plain", undefined),
-];
+import { ROWS } from "./_integrity_rows.ts";
 
 Deno.test("the console summary lists the flagged cases with their findings and counts the checked ones", () => {
   const summary = summarizeResults(ROWS);
@@ -134,42 +67,5 @@ Deno.test({
     assert.equal((xml.match(/<failure /g) ?? []).length, 1);
     const { code, stderr } = await validateJunit(xml);
     assert.equal(code, 0, stderr);
-  },
-});
-
-const chromium = await findChromium();
-const inCi = Deno.env.get("CI") === "true";
-
-Deno.test({
-  name: "the HTML case view shows each integrity finding with its evidence",
-  ignore: chromium === undefined && !inCi,
-  async fn() {
-    if (chromium === undefined) throw new Error(`${MISSING_CHROMIUM}; CI=true requires it`);
-    const dir = await Deno.makeTempDir({ prefix: "agentv-html-integrity-" });
-    const browser = await Browser.launch(chromium);
-    try {
-      const path = `${dir}/report.html`;
-      await Deno.writeTextFile(path, renderHtmlReport(ROWS));
-      const page = await browser.newPage();
-      await page.goto(pathToFileURL(path).href);
-      await page.waitFor(`document.body.getAttribute("data-ready") === "true"`);
-      await page.type("#search", "gamed");
-      await page.waitFor(
-        `document.getElementById("cases-count")?.getAttribute("data-shown") === "1"`,
-      );
-      await page.click("#cases tbody tr[data-row]");
-      await page.waitFor(`!document.getElementById("case").hidden`);
-      const text = await page.evaluate<string>(
-        `document.querySelector(".integrity-part").textContent`,
-      );
-      assert.match(text, /^Integrityflagged/);
-      assert.ok(text.includes("protected_modified · calc.test.mjs"), text);
-      assert.ok(text.includes('+test("add", () => assert.ok(true));'), text);
-      assert.ok(text.includes("claim_after_failing_tests · step 2"), text);
-      assert.deepEqual(page.problems, []);
-    } finally {
-      await browser.close();
-      await Deno.remove(dir, { recursive: true });
-    }
   },
 });
