@@ -41,9 +41,10 @@ export interface CaseTargets {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { ListedTargets } from "./case_targets.ts";
  * const uses = new ListedTargets([{ id: "a", target: "default", path: "evalcases[0].id", ownTarget: false }]);
- * uses.names(); // ["default"]
+ * assert.deepEqual(uses.names(), ["default"]);
  * ```
  */
 export class ListedTargets implements CaseTargets {
@@ -108,11 +109,12 @@ interface NameUses {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { JsonlTargets } from "./case_targets.ts";
  * const uses = new JsonlTargets("cases.jsonl", "/data/cases.jsonl");
  * uses.add("default", 1, false);
  * uses.add("azure", 2, true);
- * uses.names(); // ["default", "azure"]
+ * assert.deepEqual(uses.names(), ["default", "azure"]);
  * ```
  */
 export class JsonlTargets implements CaseTargets {

@@ -92,8 +92,9 @@ export type WorkerResponse =
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { reviveWorkerError } from "./sandbox_protocol.ts";
- * reviveWorkerError({ name: "TypeError", message: "boom" }).name; // "TypeError"
+ * assert.equal(reviveWorkerError({ name: "TypeError", message: "boom" }).name, "TypeError");
  * ```
  */
 export function reviveWorkerError(error: Extract<WorkerResponse, { ok: false }>["error"]): Error {

@@ -28,10 +28,14 @@ export type RepoLocation =
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { repoLocation } from "./workspace_settings.ts";
- * repoLocation("../repos/calc", "/data/evals"); // { kind: "local", path: "/data/repos/calc" }
- * repoLocation("https://github.com/o/r.git", "/data"); // { kind: "remote", ... }
- * repoLocation("ext::sh -c id", "/data").kind; // "refused"
+ * assert.deepEqual(repoLocation("../repos/calc", "/data/evals"), {
+ *   kind: "local",
+ *   path: "/data/repos/calc",
+ * });
+ * assert.equal(repoLocation("https://github.com/o/r.git", "/data").kind, "remote");
+ * assert.equal(repoLocation("ext::sh -c id", "/data").kind, "refused");
  * ```
  */
 export function repoLocation(url: string, baseDir: string): RepoLocation {
@@ -80,13 +84,14 @@ export interface WorkspaceSettingsCheck {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { checkWorkspaceSettings } from "./workspace_settings.ts";
  * const findings = checkWorkspaceSettings(
  *   { workspace_repo: { url: "../../elsewhere", commit: "a".repeat(40) } },
  *   ["execution"],
  *   { evalDir: "/data/evals", root: "/data" },
  * );
- * findings[0].path; // ["execution", "workspace_repo", "url"]
+ * assert.deepEqual(findings[0]?.path, ["execution", "workspace_repo", "url"]);
  * ```
  */
 export function checkWorkspaceSettings(

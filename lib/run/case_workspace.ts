@@ -114,9 +114,12 @@ export async function workspaceChanges(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { agentLogPath } from "./case_workspace.ts";
- * agentLogPath("/repo", "2026-01-21T10-22-57-123Z-1a2b3c", "fix/bug 1");
- * // "/repo/.agentv/logs/2026-01-21T10-22-57-123Z-1a2b3c/fix_bug_1.jsonl"
+ * assert.equal(
+ *   agentLogPath("/repo", "2026-01-21T10-22-57-123Z-1a2b3c", "fix/bug 1"),
+ *   "/repo/.agentv/logs/2026-01-21T10-22-57-123Z-1a2b3c/fix_bug_1.jsonl",
+ * );
  * ```
  */
 export function agentLogPath(root: string, runId: string, caseId: string, trial = 0): string {

@@ -30,9 +30,10 @@ const ALLOWS: Record<CacheMode, [read: boolean, write: boolean]> = {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { narrowCacheMode } from "./config.ts";
- * narrowCacheMode("readwrite", "read"); // "read"
- * narrowCacheMode("off", "readwrite"); // "off"
+ * assert.equal(narrowCacheMode("readwrite", "read"), "read");
+ * assert.equal(narrowCacheMode("off", "readwrite"), "off");
  * ```
  */
 export function narrowCacheMode(a: CacheMode, b: CacheMode): CacheMode {

@@ -91,8 +91,9 @@ export interface RunOptionDef<T = unknown> {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { nonEmpty } from "./run_option.ts";
- * nonEmpty("target")(""); // { ok: false, message: "--target must not be empty" }
+ * assert.deepEqual(nonEmpty("target")(""), { ok: false, message: "--target must not be empty" });
  * ```
  */
 export function nonEmpty(flag: string): (text: string) => Parsed<string> {
@@ -121,9 +122,10 @@ export interface NumberTextOptions {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { numberText } from "./run_option.ts";
  * const read = numberText({ flag: "workers", expected: "an integer", example: "8", check: Number.isInteger });
- * read("8"); // { ok: true, value: 8 }
+ * assert.deepEqual(read("8"), { ok: true, value: 8 });
  * ```
  */
 export function numberText(options: NumberTextOptions): (text: string) => Parsed<number> {
@@ -148,8 +150,9 @@ const SHARD_HINT = "--shard INDEX/COUNT with a 0-based index, e.g. --shard 0/4 â
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { shardText } from "./run_option.ts";
- * shardText("2/4"); // { ok: true, value: { index: 2, count: 4 } }
+ * assert.deepEqual(shardText("2/4"), { ok: true, value: { index: 2, count: 4 } });
  * ```
  */
 export function shardText(text: string): Parsed<{ index: number; count: number }> {
@@ -186,8 +189,9 @@ export function shardText(text: string): Parsed<{ index: number; count: number }
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { trialsText } from "./run_option.ts";
- * trialsText("5"); // { ok: true, value: 5 }
+ * assert.deepEqual(trialsText("5"), { ok: true, value: 5 });
  * ```
  */
 export function trialsText(text: string): Parsed<number> {
@@ -209,8 +213,9 @@ export function trialsText(text: string): Parsed<number> {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { trialsGateText } from "./run_option.ts";
- * trialsGateText("rate:0.8"); // { ok: true, value: "rate:0.8" }
+ * assert.deepEqual(trialsGateText("rate:0.8"), { ok: true, value: "rate:0.8" });
  * ```
  */
 export function trialsGateText(text: string): Parsed<TrialsGate> {
@@ -229,8 +234,12 @@ export function trialsGateText(text: string): Parsed<TrialsGate> {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { choiceText } from "./run_option.ts";
- * choiceText("cache", ["off", "read"], "e.g. --cache read")("read"); // { ok: true, value: "read" }
+ * assert.deepEqual(choiceText("cache", ["off", "read"], "e.g. --cache read")("read"), {
+ *   ok: true,
+ *   value: "read",
+ * });
  * ```
  */
 export function choiceText<T extends string>(
@@ -273,8 +282,12 @@ export interface ReportSpec {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { reportText } from "./run_option.ts";
- * reportText("markdown:out.md"); // { ok: true, value: { format: "markdown", file: "out.md" } }
+ * assert.deepEqual(reportText("markdown:out.md"), {
+ *   ok: true,
+ *   value: { format: "markdown", file: "out.md" },
+ * });
  * ```
  */
 export function reportText(text: string): Parsed<ReportSpec> {
@@ -326,9 +339,10 @@ export async function globText(text: string): Promise<Parsed<string>> {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseFlagText } from "./run_option.ts";
  * const def = { flag: "dry-run" } as never;
- * await parseFlagText(def, true); // { ok: true, value: true }
+ * assert.deepEqual(await parseFlagText(def, true), { ok: true, value: true });
  * ```
  */
 export async function parseFlagText(

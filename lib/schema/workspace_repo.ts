@@ -57,12 +57,14 @@ export const WorkspaceRepoSchema = z.strictObject({
  *
  * @example
  * ```ts
- * import type { WorkspaceRepo } from "./workspace_repo.ts";
+ * import assert from "node:assert/strict";
+ * import { type WorkspaceRepo, WorkspaceRepoSchema } from "./workspace_repo.ts";
  * const repo: WorkspaceRepo = {
  *   url: "../repos/calc",
  *   commit: "5fc617818d9bda1aeef3d45515131a7a4287db1c",
  *   setup: [["npm", "ci"]],
  * };
+ * assert.deepEqual(WorkspaceRepoSchema.parse(repo), repo);
  * ```
  */
 export interface WorkspaceRepo {

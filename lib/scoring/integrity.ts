@@ -180,8 +180,9 @@ export function claimFindings(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { integrityOf } from "./integrity.ts";
- * integrityOf([]); // { status: "clean", findings: [] }
+ * assert.deepEqual(integrityOf([]), { status: "clean", findings: [] });
  * ```
  */
 export function integrityOf(findings: readonly IntegrityFinding[]): Integrity {

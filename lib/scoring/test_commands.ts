@@ -275,12 +275,16 @@ function shellScript(words: readonly string[]): string | undefined {
  *
  * @example
  * ```ts
- * import { findTestCommands, DEFAULT_TEST_COMMANDS } from "./test_commands.ts";
+ * import assert from "node:assert/strict";
+ * import { DEFAULT_TEST_COMMANDS, findTestCommands } from "./test_commands.ts";
  * const patterns = DEFAULT_TEST_COMMANDS.map((p) => p.split(" "));
- * findTestCommands("cd app && npm test", patterns)[0];
- * // { pattern: "npm test", passProof: true, failProof: true }
- * findTestCommands("pytest -q | tail -5", patterns)[0].passProof; // false
- * findTestCommands("/bin/bash -lc 'go test ./...'", patterns)[0].pattern; // "go test"
+ * assert.deepEqual(findTestCommands("cd app && npm test", patterns)[0], {
+ *   pattern: "npm test",
+ *   passProof: true,
+ *   failProof: true,
+ * });
+ * assert.equal(findTestCommands("pytest -q | tail -5", patterns)[0]?.passProof, false);
+ * assert.equal(findTestCommands("/bin/bash -lc 'go test ./...'", patterns)[0]?.pattern, "go test");
  * ```
  */
 export function findTestCommands(
@@ -316,8 +320,9 @@ export function findTestCommands(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { testCommandPatterns } from "./test_commands.ts";
- * testCommandPatterns(["./run_tests.sh"]).at(-1); // ["./run_tests.sh"]
+ * assert.deepEqual(testCommandPatterns(["./run_tests.sh"]).at(-1), ["./run_tests.sh"]);
  * ```
  */
 export function testCommandPatterns(extra: readonly string[] = []): string[][] {
