@@ -180,7 +180,11 @@ export async function caseTargetDiagnostics(
     ...(use.column !== undefined ? { column: use.column } : {}),
     ...(use.path ? { path: use.path } : {}),
     message: `Case '${use.id}': ${
-      targetMessage(verdict, nameOf(use.target), use.ownTarget, { broken, override })
+      targetMessage(verdict, nameOf(use.target), use.ownTarget, {
+        broken,
+        override,
+        key: use.path.endsWith("targets") ? "execution.targets" : "execution.target",
+      })
     }`,
   }));
 }
@@ -190,7 +194,12 @@ function targetMessage(
   verdict: TargetsVerdict,
   name: string,
   ownTarget: boolean,
-  context: { broken: Map<string, TargetsFileProblem>; override: string | undefined },
+  context: {
+    broken: Map<string, TargetsFileProblem>;
+    override: string | undefined;
+    /** The key that names the target (`execution.target`, or `execution.targets` for a list). */
+    key: string;
+  },
 ): string {
   const shown = verdict.shown!;
   if (verdict.invalid) {
@@ -214,7 +223,7 @@ function targetMessage(
   const fix = overridden
     ? "pass a defined target to --target"
     : ownTarget
-    ? "define it there or change the case's execution.target"
+    ? `define it there or change the case's ${context.key}`
     : "define it there or set execution.target in the file";
   return `target '${name}'${from} is not defined in ${shown}${
     guess ? `; did you mean '${guess}'?` : ""
