@@ -30,8 +30,8 @@ export const MAX_TRIALS = 1000;
 /** The most targets one case runs against (`execution.targets`, `--target a,b,c`). */
 export const MAX_TARGETS = 64;
 
-/** `execution.targets`: distinct target names, 1 to {@link MAX_TARGETS}. */
-const TargetListSchema = z.array(
+/** `execution.targets` (and a list given to `--target`): distinct names, 1 to {@link MAX_TARGETS}. */
+export const TargetListSchema: z.ZodType<string[], string[]> = z.array(
   z.string({
     error: (i) => `targets must list target names (strings), found ${typeOf(i.input)}`,
   }).min(1, { error: "a name in targets must not be empty" }),

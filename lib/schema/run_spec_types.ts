@@ -12,8 +12,8 @@ import type { TrialsGate } from "./trials.ts";
  * Each may be left out: the one precedence rule (`settleRunSpec`) gives it its value.
  */
 export interface RunSpec {
-  /** Use this target for every case (`--target NAME`). */
-  target?: string;
+  /** Use this target for every case; a,b,c runs every case against each of them (`--target NAME[,NAME...]`). */
+  target?: string | string[];
   /** Targets file (default: nearest .agentv/targets.yaml) (`--targets FILE`). */
   targetsFile?: string;
   /** Judge target for llm_judge/rubric evaluators (default: the target's judge_target) (`--judge-target NAME`). */
@@ -75,7 +75,7 @@ export interface RunCommandValues extends RunSpec {
 /** The run record's `options`: the recorded options (no secrets, no environment). */
 export interface RunOptionsRecord {
   /** `--target`. */
-  target: string | null;
+  target: string | string[] | null;
   /** `--targets`. */
   targets_file: string | null;
   /** `--judge-target`. */
