@@ -36,17 +36,26 @@ export interface PairComparison {
   better: string | null;
 }
 
-/** One case: each arm's score and verdict over its trials (`null`: the arm did not run it). */
+/** One arm's outcome on one case, over its trials. */
+export interface CaseOutcome {
+  /** Mean score over its rows. */
+  score: number;
+  /** Its verdict over its rows. */
+  verdict: Verdict;
+  /** Rows (trials). */
+  trials: number;
+  /** Rows with status `error`. */
+  errors: number;
+}
+
+/** One case: each arm's outcome (`null`: the arm did not run it). */
 export interface MatrixCase {
   /** Dataset name. */
   dataset: string;
   /** Case id. */
   eval_id: string;
   /** By arm label. */
-  arms: Record<
-    string,
-    { score: number; verdict: Verdict; trials: number; errors: number } | null
-  >;
+  arms: Record<string, CaseOutcome | null>;
 }
 
 /** Everything an N-way comparison shows. */

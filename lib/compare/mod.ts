@@ -61,6 +61,7 @@ export {
   type ArmStatsOptions,
 } from "./leaderboard.ts";
 export {
+  type CaseOutcome,
   compareArms,
   type CompareArmsOptions,
   failOnReasons,
@@ -71,4 +72,12 @@ export {
   requireBestReasons,
 } from "./matrix.ts";
 export { holmAdjust } from "./holm.ts";
+export {
+  MATRIX_JSON_VERSION,
+  type MatrixJson,
+  matrixToJson,
+  matrixVerdictLine,
+  type PairJson,
+  topArms,
+} from "./matrix_json.ts";
 export { paretoFront, type ParetoPoint } from "./pareto.ts";
