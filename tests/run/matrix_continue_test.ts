@@ -1,9 +1,9 @@
 /**
  * What continues or joins runs works per (case, target, trial) on a run of several targets: an
  * interrupted run is balanced across its targets and `--resume` runs exactly what is missing;
- * `--rerun-failed` reruns only the failed target's rows; the response cache records and replays
- * each target's answers; shards of a multi-target run merge into one row per (case, target,
- * trial).
+ * `--rerun-failed` reruns only the failed target's rows; the budget cap stops the run in plan
+ * order; the response cache records and replays each target's answers; shards of a multi-target
+ * run merge into one row per (case, target, trial).
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -110,4 +110,37 @@ Deno.test("the shards of a multi-target run merge into one row per (case, target
   const record = await readRunRecord(runRecordPath(join(p.dir, "all.jsonl")));
   assert.equal(record.status, "finished");
   assert.deepEqual(record.targets.map((t) => t.name).sort(), ["a", "b", "c"]);
+});
+
+Deno.test("the budget cap stops a multi-target run in plan order; --resume with a larger cap completes it", async () => {
+  await using p = await project({ ".agentv/targets.yaml": THREE_TARGETS, "evals/a.yaml": SUITE });
+  // Only a reports a cost, 0.002 per call: after its third call ($0.006 > $0.005) nothing starts.
+  const first = await cli(
+    [
+      "run",
+      "evals",
+      "--target",
+      "a,b,c",
+      "--workers",
+      "1",
+      "--budget-usd",
+      "0.005",
+      "--out",
+      "o.jsonl",
+    ],
+    p.dir,
+  );
+  assert.equal(first.code, 1, first.err);
+  const rows = await rowsOf(join(p.dir, "o.jsonl"));
+  // Plan order c1/a, c1/b, c1/c, c2/a, ..., c3/a (a's third call): the rest are skipped rows,
+  // each naming its target.
+  assert.deepEqual(
+    rows.filter((r) => r.status === "skipped").map((r) => `${r.eval_id}/${r.target}`),
+    ["c3/b", "c3/c", "c4/a", "c4/b", "c4/c"],
+  );
+  const resumed = await cli(["run", "--resume", "o.jsonl", "--budget-usd", "1"], p.dir);
+  assert.equal(resumed.code, 1, resumed.err); // b fails its cases
+  const all = await rowsOf(join(p.dir, "o.jsonl"));
+  assert.deepEqual(runsOf(all), grid(CASES, ["a", "b", "c"], 1));
+  assert.equal(all.filter((r) => r.status === "skipped").length, 0);
 });

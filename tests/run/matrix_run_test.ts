@@ -166,3 +166,30 @@ Deno.test("a target's workers caps its share; the other targets go on while it i
     fastDone.resolve();
   }
 });
+
+Deno.test("the reports of a multi-target run name the target: JUnit, Markdown step summary, annotations", async () => {
+  await using p = await project({
+    ".agentv/targets.yaml": THREE_TARGETS,
+    "evals/a.yaml": containsSuite("d", [["c1", "ok"], ["c2", "ok"]]),
+  });
+  const summaryFile = join(p.dir, "step_summary.md");
+  await Deno.writeTextFile(summaryFile, "");
+  const r = await cli(
+    ["run", "evals", "--target", "a,b", "--out", "o.jsonl", "--report", "junit"],
+    p.dir,
+    { env: { GITHUB_ACTIONS: "true", GITHUB_STEP_SUMMARY: summaryFile, GITHUB_WORKSPACE: p.dir } },
+  );
+  assert.equal(r.code, 1, r.err);
+  const junit = await Deno.readTextFile(join(p.dir, "o.jsonl.junit.xml"));
+  const names = [...junit.matchAll(/<testcase name="([^"]+)"/g)].map((m) => m[1]).sort();
+  assert.deepEqual(names, ["c1 [a]", "c1 [b]", "c2 [a]", "c2 [b]"]);
+  const summary = await Deno.readTextFile(summaryFile);
+  assert.match(summary, /^\| target a \| 2 \| 2 \| 0 \| 0 \|/m);
+  assert.match(summary, /^\| target b \| 2 \| 0 \| 0 \| 2 \|/m);
+  assert.match(summary, /^\| d \| c1 \[b\] \| 0\.00 \|/m);
+  const annotations = r.out.split("\n").filter((l) => l.startsWith("::error"));
+  assert.deepEqual(annotations.map((a) => /title=([^:]+)::/.exec(a)?.[1]).sort(), [
+    "d/c1 (b)",
+    "d/c2 (b)",
+  ]);
+});
