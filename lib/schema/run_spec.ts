@@ -215,7 +215,7 @@ export const RUN_OPTIONS = {
     schema: z.number().int().min(1),
     flag: "max-cases",
     value: "N",
-    help: "Run at most N cases (after --filter and --shard, in plan order; each with its trials)",
+    help: "Run at most N cases (after --filter and --shard, in plan order; with targets, trials)",
     effect: "results",
     rerunMayNarrow: true,
     record: { key: "max_cases", schema: since(nullable(z.number())) },

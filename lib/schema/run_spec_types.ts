@@ -40,7 +40,7 @@ export interface RunSpec {
   budgetUsd?: number;
   /** Run only shard I of N (I from 0, e.g. $JOB_COMPLETION_INDEX/4); join them with agentv merge (`--shard I/N`). */
   shard?: { index: number; count: number };
-  /** Run at most N cases (after --filter and --shard, in plan order; each with its trials) (`--max-cases N`). */
+  /** Run at most N cases (after --filter and --shard, in plan order; with targets, trials) (`--max-cases N`). */
   maxCases?: number;
   /** Run every case K times (default: its execution.trials, else 1) (`--trials K`). */
   trials?: number;
