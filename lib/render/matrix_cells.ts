@@ -5,7 +5,7 @@
  * @module
  */
 import type { ArmStats } from "../compare/leaderboard.ts";
-import type { MatrixComparison, PairComparison } from "../compare/matrix.ts";
+import type { MatrixCase, MatrixComparison, PairComparison } from "../compare/matrix.ts";
 import { formatP, signed } from "../compare/summary.ts";
 import { formatUsd } from "../text/format_usd.ts";
 
@@ -23,6 +23,11 @@ function percent(value: number | null): string {
 function ms(value: number | null): string {
   if (value === null) return "-";
   return value < 1000 ? `${Math.round(value)} ms` : `${(value / 1000).toFixed(1)} s`;
+}
+
+/** Whether the arms' verdicts on a case differ (an arm that did not run it counts as one). */
+export function verdictsDiffer(c: MatrixCase): boolean {
+  return new Set(Object.values(c.arms).map((a) => a?.verdict ?? "not run")).size > 1;
 }
 
 /** Whether some arm ran its cases several times (the pass@k columns are shown). */

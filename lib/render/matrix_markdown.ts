@@ -15,6 +15,7 @@ import {
   leaderboardHeader,
   leaderboardNumeric,
   paretoText,
+  verdictsDiffer,
 } from "./matrix_cells.ts";
 
 /** Most cases listed under "Cases whose verdicts differ". */
@@ -77,9 +78,7 @@ export function renderMatrixMarkdown(m: MatrixComparison): string {
     ]));
   }
   out.push("", `Pareto front: ${paretoText(m, markdownCell)}`, "");
-  const differ = m.cases.filter((c) =>
-    new Set(Object.values(c.arms).map((a) => a?.verdict ?? "not run")).size > 1
-  );
+  const differ = m.cases.filter(verdictsDiffer);
   if (differ.length > 0) {
     const labels = m.arms.map((a) => a.label);
     out.push(

@@ -14,6 +14,7 @@ import {
   leaderboardNumeric,
   pairFigures,
   paretoText,
+  verdictsDiffer,
 } from "./matrix_cells.ts";
 
 const PLAIN: CompareStyle = { red: (t) => t, green: (t) => t, bold: (t) => t, dim: (t) => t };
@@ -97,9 +98,11 @@ export function renderMatrixText(
       : s.red;
     out.push("  " + colour(pairLines[i]), s.dim(`    ${figures[i].tests}`));
   });
+  const differ = m.cases.filter(verdictsDiffer).length;
   out.push(
     "",
     `Pareto front: ${paretoText(m, escapeControl)}`,
+    `Cases: the verdicts differ on ${differ} of ${cases} (--format markdown or html lists them)`,
     s.bold(`Verdict: ${escapeControl(matrixVerdictLine(m))}`),
   );
   return out.join("\n") + "\n";

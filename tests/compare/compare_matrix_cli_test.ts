@@ -116,6 +116,7 @@ Deno.test("a run of three mock targets compared: leaderboard, Holm-corrected pai
   // Cost per case: a $0.01, b $0.001, c $0.02. c is beaten by a (same score, cheaper); b is
   // the cheapest.
   assert.match(text.out, /^Pareto front: score vs cost per case: a, b; score vs p50 latency: /m);
+  assert.match(text.out, /^Cases: the verdicts differ on 8 of 8 /m);
   assert.match(text.out, /^Verdict: no single best: a and c are not significantly beaten/m);
 
   const md = await compare(["run.jsonl", "--format", "markdown"], p.dir);
