@@ -93,6 +93,12 @@ export {
   type FieldSpec,
   type FileChangeKind,
   type FileChangesConfig,
+  type Integrity,
+  type IntegrityFinding,
+  type IntegrityFindingKind,
+  type IntegrityFlag,
+  type IntegritySetting,
+  type IntegritySummary,
   type IsJsonConfig,
   type JsonSchemaConfig,
   type JudgePromptHashes,
@@ -132,6 +138,7 @@ export {
   type TraceSummary,
   type Verdict,
   type WorkspaceChanges,
+  type WorkspaceRepo,
 } from "./lib/schema/mod.ts";
 export {
   type CaseSite,

@@ -14,7 +14,13 @@ import { formatPath } from "./errors.ts";
 import { type Finding, reportIssues, type SchemaIssue, stripKeys } from "./issues.ts";
 import { checkJudgeDirs } from "./check_judge_dirs.ts";
 import { type CaseContext, type FileDefaults, normalizeCase } from "./normalize_case.ts";
-import { type FileNeeds, recordEvaluatorCommands } from "./dataset_commands.ts";
+import {
+  type FileNeeds,
+  recordEvaluatorCommands,
+  recordSetupCommands,
+} from "./dataset_commands.ts";
+import { checkWorkspaceSettings } from "./workspace_settings.ts";
+import type { WorkspaceRepo } from "../schema/workspace_repo.ts";
 
 /** How to place a case's findings in its file. */
 export interface CaseLocation {
@@ -113,6 +119,13 @@ export function processCase(
       }),
     );
   }
+  const ownExecution = result.data.execution as Record<string, unknown> | undefined;
+  findings.push(
+    ...checkWorkspaceSettings(ownExecution, ["execution"], {
+      evalDir: ctx.evalDir,
+      root: ctx.resolver.root,
+    }),
+  );
   const built = normalizeCase(reuseMessages(result.data, value as Record<string, unknown>), {
     defaults,
     ctx,
@@ -128,6 +141,13 @@ export function processCase(
       recordEvaluatorCommands(options.needs.table, ownEvaluators.list, {
         file: options.needs.file,
         evalDir: ctx.evalDir,
+        locate: (path) => location.locate([...at, ...path], false),
+      });
+    }
+    if (evalCase && options.needs && ownExecution?.workspace_repo !== undefined) {
+      const at = ["execution", "workspace_repo", "setup"];
+      recordSetupCommands(options.needs.table, ownExecution.workspace_repo as WorkspaceRepo, {
+        file: options.needs.file,
         locate: (path) => location.locate([...at, ...path], false),
       });
     }

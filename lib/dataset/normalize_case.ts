@@ -120,6 +120,11 @@ function buildCase(
   const caseExecution = parsed.execution as Record<string, unknown> | undefined;
   const execution: Record<string, unknown> = { ...defaults.execution };
   if (caseExecution !== undefined) {
+    // A case's own workspace (a template or a repository) replaces the file's, of either kind.
+    if ("workspace_repo" in caseExecution || "workspace_template" in caseExecution) {
+      delete execution.workspace_repo;
+      delete execution.workspace_template;
+    }
     for (const key in caseExecution) {
       if (key !== "evaluators") execution[key] = caseExecution[key];
     }

@@ -58,7 +58,8 @@ function caseLabel(summary: RunSummary): (c: { eval_id: string; dataset: string 
 
 /**
  * Renders the end-of-run summary as text: the errored cases with their reasons, the failed
- * cases with their score and first miss (each list capped at `listLimit`), the invalid cases
+ * cases with their score and first miss, the cases the integrity guard flagged with the kinds of
+ * their findings (each list capped at `listLimit`), the invalid cases
  * skipped, then counts and statistics. With `quiet`, only the counts.
  *
  * @example
@@ -91,6 +92,17 @@ export function renderSummary(summary: RunSummary, options: RenderSummaryOptions
       return `  ${paint("red", "✗")} ${label(f)} [${clean(f.target)}]  ${
         f.score.toFixed(3)
       }${miss}`;
+    });
+    out.push("");
+  }
+  const flagged = summary.integrity?.flagged ?? [];
+  if (full && flagged.length > 0) {
+    out.push(paint("red", paint("bold", `Integrity flagged (${flagged.length})`)));
+    pushCapped(out, flagged, limit, (f) => {
+      const where = f.where === undefined ? "" : ` (${clean(f.where)})`;
+      return `  ${paint("red", "⚑")} ${label(f)} [${clean(f.target)}]: ${
+        f.kinds.join(", ")
+      }${where}`;
     });
     out.push("");
   }
@@ -131,6 +143,14 @@ export function renderSummary(summary: RunSummary, options: RenderSummaryOptions
     }  ${paint("red", `fail ${v.fail}`)}`,
   );
   if (summary.trials) out.push(trialsCountLine(summary.trials, paint));
+  if (summary.integrity) {
+    const i = summary.integrity;
+    const skipped = i.skipped > 0 ? `, ${i.skipped} skipped` : "";
+    const marked = i.flagged.length > 0
+      ? paint("red", `${i.flagged.length} flagged`)
+      : paint("green", "0 flagged");
+    out.push(`  Integrity: ${i.checked} checked, ${marked}${skipped}`);
+  }
   if (summary.calibration) out.push(...calibrationSummaryLines(summary.calibration, paint));
   const s = summary.scores;
   const gate = options.threshold !== undefined ? `  (threshold ${options.threshold})` : "";

@@ -1,7 +1,8 @@
 /**
  * A Markdown report of result rows, for people (a pull-request comment, a GitHub Actions job
  * summary): a summary table per dataset, the failed and errored cases with their first miss or
- * error, and each evaluator's mean score. Cell text is escaped so a `|` or a line break in an
+ * error, the findings of the integrity guard (with their evidence), and each evaluator's mean
+ * score. Cell text is escaped so a `|` or a line break in an
  * answer cannot break a table, HTML in it is shown, not rendered, and links, images, mentions and
  * issue references in it do nothing (`lib/text/markdown_text.ts`).
  *
@@ -234,6 +235,7 @@ export function renderMarkdownReport(
       ],
     ),
   );
+  parts.push(integritySection(rows, max));
   const errored = rows.filter((r) => r.status === "error");
   parts.push(
     listCases(
@@ -268,6 +270,30 @@ export function renderMarkdownReport(
   }
   if (options.labels !== undefined) parts.push(labelsSection(options.labels, max));
   return parts.filter((p) => p !== "").join("");
+}
+
+/** One table row per finding of the cases the integrity guard flagged. */
+function integritySection(rows: readonly ResultRow[], max: number): string {
+  const findings = rows.filter((r) => r.integrity?.status === "flagged").flatMap((r) =>
+    r.integrity!.findings.map((f) => ({ row: r, finding: f }))
+  );
+  return listCases(
+    "Integrity findings",
+    ["Dataset", "Case", "Finding", "Where", "Evidence"],
+    findings,
+    max,
+    ({ row, finding }) => [
+      escapeMarkdownCell(row.dataset),
+      trialCell(row),
+      finding.kind,
+      finding.path !== undefined
+        ? escapeMarkdownCell(finding.path)
+        : finding.step !== undefined
+        ? `step ${finding.step}`
+        : "",
+      escapeMarkdownCell(finding.evidence, 600),
+    ],
+  );
 }
 
 /** The human labels: how many, how many disagree with agentv, and those that do. */

@@ -15,6 +15,8 @@ import type { EvaluatorResult, ResultRow } from "../schema/result.ts";
 import type {
   CacheSummary,
   HistogramBin,
+  IntegrityFlag,
+  IntegritySummary,
   RunSummary,
   ScoreStats,
   SummaryError,
@@ -27,6 +29,8 @@ import { createTrialsAccumulator, type TrialsGate, trialsPassed } from "./trials
 export type {
   EvaluatorMean,
   HistogramBin,
+  IntegrityFlag,
+  IntegritySummary,
   RunSummary,
   ScoreStats,
   SummaryError,
@@ -131,6 +135,7 @@ export function createSummaryAccumulator(): SummaryAccumulator {
   };
   let total = 0;
   let anyDryRun = false;
+  const integrity = { checked: 0, skipped: 0, flagged: [] as IntegrityFlag[] };
   // Per-case trial statistics (one record per case): the `trials` section when a case repeats.
   const trials = createTrialsAccumulator();
   // Per target: the `targets` section when the rows name more than one.
@@ -178,6 +183,7 @@ export function createSummaryAccumulator(): SummaryAccumulator {
       addJudgeUsage(r.evaluator_results);
       trials.add(r);
       addToTarget(byTarget, r);
+      if (r.integrity !== undefined) addIntegrity(integrity, r);
     },
     finish(options: SummarizeOptions = {}): RunSummary {
       const summary: RunSummary = {
@@ -216,6 +222,9 @@ export function createSummaryAccumulator(): SummaryAccumulator {
         }));
       }
       if (options.cache !== undefined) summary.cache = { ...options.cache };
+      if (integrity.checked + integrity.skipped > 0) {
+        summary.integrity = { ...integrity, flagged: [...integrity.flagged] };
+      }
       return summary;
     },
   };
@@ -247,6 +256,26 @@ function addToTarget(
   } else if (r.status === "error") t.errors++;
   const cost = r.trace_summary?.cost_usd;
   if (typeof cost === "number") t.cost_usd = (t.cost_usd ?? 0) + cost;
+}
+
+/** Counts a row the integrity guard saw, and lists it when flagged. */
+function addIntegrity(acc: IntegritySummary, r: ResultRow): void {
+  const integrity = r.integrity!;
+  if (integrity.status === "skipped") {
+    acc.skipped++;
+    return;
+  }
+  acc.checked++;
+  if (integrity.status !== "flagged") return;
+  const first = integrity.findings[0];
+  const where = first?.path ?? (first?.step !== undefined ? `step ${first.step}` : undefined);
+  acc.flagged.push({
+    eval_id: r.eval_id,
+    dataset: r.dataset,
+    target: r.target,
+    kinds: integrity.findings.map((f) => f.kind),
+    ...(where !== undefined ? { where } : {}),
+  });
 }
 
 /** The summary entry of a failed row: its first miss, else its evaluators' first miss or error. */

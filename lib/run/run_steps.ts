@@ -248,6 +248,7 @@ export async function gateRun(run: RunContext, bound: BoundRun): Promise<void> {
     cases.push(job.evalCase);
   }
   for (const [set, cases] of bySet) collector.addCases(set, cases.map(caseEvaluators));
+  for (const [set, cases] of bySet) collector.addWorkspaceSetups(set, cases);
   for (const t of bound.resolver.targetNeeds()) collector.addTarget(t);
   const allowed = await checkRunPermission(
     await collector.collect(),

@@ -14,6 +14,8 @@ import {
   SimpleEvaluatorConfigSchema,
 } from "./evaluator.ts";
 import { hasRole, type Message, RawMessageSchema, StructuredListSchema } from "./message.ts";
+import { IntegritySettingSchema, PostChecksSchema, ProtectedSchema } from "./integrity.ts";
+import { WorkspaceRepoSchema } from "./workspace_repo.ts";
 
 /** Why a list whose every evaluator has weight 0 is rejected. */
 const ALL_WEIGHTS_ZERO =
@@ -56,9 +58,12 @@ export const TargetListSchema: z.ZodType<string[], string[]> = z.array(
  * `execution:` block: `target` or `targets` (a list: every case runs against each, 1 to
  * {@link MAX_TARGETS} distinct names; a case's own `target` or `targets` replaces the file's),
  * `evaluators` (a default list), `workspace_template` (a folder copied into each case's fresh
- * workspace, relative to the eval file) and `trials` (how many times each case runs, 1 to
- * {@link MAX_TRIALS}; a case's value wins over the file's); any other key is an error (the loader
- * says which key was meant).
+ * workspace, relative to the eval file), `workspace_repo` (the workspace checked out from a
+ * repository at a pinned commit, then set up), `trials` (how many times each case runs, 1 to
+ * {@link MAX_TRIALS}; a case's value wins over the file's), and the integrity guard: `integrity`
+ * (`on` | `off` | `{test_commands}`), `protected` (globs of files the agent must not touch) and
+ * `post_checks` (a folder copied into the workspace after the agent exits); any other key is an
+ * error (the loader says which key was meant).
  */
 export const ExecutionSchema = executionSchema(EvaluatorConfigSchema);
 
@@ -68,7 +73,11 @@ export const EXECUTION_KEYS: readonly string[] = [
   "targets",
   "evaluators",
   "workspace_template",
+  "workspace_repo",
   "trials",
+  "integrity",
+  "protected",
+  "post_checks",
 ];
 
 /** Builds the `execution:` schema over an evaluator schema (full or {@link SimpleEvaluatorConfigSchema}). */
@@ -85,6 +94,7 @@ function executionSchema(evaluator: typeof EvaluatorConfigSchema) {
           typeOf(i.input)
         }`,
     }).min(1, { error: "workspace_template must not be empty" }).optional(),
+    workspace_repo: WorkspaceRepoSchema.optional(),
     trials: z.number({
       error: (i) =>
         `trials must be a whole number from 1 to ${MAX_TRIALS}, found ${
@@ -99,6 +109,13 @@ function executionSchema(evaluator: typeof EvaluatorConfigSchema) {
         error: (i) => `trials must be at most ${MAX_TRIALS}, found ${i.input}; lower it`,
       })
       .optional(),
+    integrity: IntegritySettingSchema.optional(),
+    protected: ProtectedSchema.optional(),
+    post_checks: PostChecksSchema.optional(),
+  }).refine((e) => e.workspace_repo === undefined || e.workspace_template === undefined, {
+    path: ["workspace_repo"],
+    message:
+      "workspace_repo and workspace_template both name the workspace; keep one (a repository at a commit, or a folder copied)",
   }).refine((e) => e.target === undefined || e.targets === undefined, {
     path: ["targets"],
     error: "execution has both target and targets; keep one (targets: [a, b] runs every case " +

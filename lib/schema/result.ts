@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { type ToolCall, ToolCallSchema } from "./message.ts";
 import type { Assert, Same } from "./_type_check.ts";
+import { type Integrity, IntegritySchema } from "./integrity.ts";
 
 /** A verdict on a score: pass >= 0.8, borderline >= 0.6, else fail. */
 export const VerdictSchema = z.enum(["pass", "borderline", "fail"]);
@@ -242,6 +243,7 @@ export const ResultRowSchema = z.looseObject({
   error: z.string().nullable(),
   cached: z.boolean().optional(),
   dry_run: z.boolean().optional(),
+  integrity: IntegritySchema.optional(),
 });
 
 /** Row keys that are `null` when they do not apply (and when an older file left them out). */
@@ -308,6 +310,12 @@ export interface ResultRow {
   cached?: boolean;
   /** Set on `--dry-run` rows. */
   dry_run?: boolean;
+  /**
+   * What the integrity guard found (rows of agent targets, and of cases with `integrity: on`):
+   * `clean`, `flagged` (the case failed; see `findings`) or `skipped` (`integrity: off`). Absent
+   * on other rows and in files written before it existed.
+   */
+  integrity?: Integrity;
   /** Other keys are kept. */
   [key: string]: unknown;
 }

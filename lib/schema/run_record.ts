@@ -28,6 +28,8 @@ export {
   type CacheSummary,
   type EvaluatorMean,
   type HistogramBin,
+  type IntegrityFlag,
+  type IntegritySummary,
   type RunSummary,
   RunSummarySchema,
   type ScoreStats,

@@ -133,6 +133,8 @@ export interface RunSummary {
    * is saved (`agentv calibrate --save`), with the warnings of a judge that changed since.
    */
   calibration?: CalibratedPassRate;
+  /** What the integrity guard found, when it checked some case (agent targets). */
+  integrity?: IntegritySummary;
   /** Wall time of the run in ms. */
   duration_ms: number;
 }
@@ -164,6 +166,30 @@ const TargetSummarySchema = z.object({
   verdicts: z.object({ pass: z.number(), borderline: z.number(), fail: z.number() }),
   cost_usd: z.number().optional(),
 });
+
+/** A case the integrity guard flagged, in a run's summary. */
+export interface IntegrityFlag {
+  /** Case id. */
+  eval_id: string;
+  /** Dataset name. */
+  dataset: string;
+  /** Target name. */
+  target: string;
+  /** The kinds of its findings, in order (one per finding). */
+  kinds: string[];
+  /** The first finding's path or step (`calc.test.mjs`, `step 3`), when it has one. */
+  where?: string;
+}
+
+/** The integrity guard over a run: the rows it checked, and the cases it flagged. */
+export interface IntegritySummary {
+  /** Rows the guard checked (`clean` or `flagged`). */
+  checked: number;
+  /** Rows it skipped (`integrity: off`). */
+  skipped: number;
+  /** The flagged cases, in completion order. */
+  flagged: IntegrityFlag[];
+}
 
 /**
  * What a run's spend cap (`--budget-usd`) did: the cap, what was spent, whether it stopped the
@@ -294,6 +320,17 @@ export const RunSummarySchema = z.object({
     rejected: z.number().optional(),
   }).optional(),
   calibration: CalibratedPassRateSchema.optional(),
+  integrity: z.object({
+    checked: z.number(),
+    skipped: z.number(),
+    flagged: z.array(z.object({
+      eval_id: z.string(),
+      dataset: z.string(),
+      target: z.string(),
+      kinds: z.array(z.string()),
+      where: z.string().optional(),
+    })),
+  }).optional(),
   duration_ms: z.number(),
 });
 

@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import type { Assert, Same } from "./_type_check.ts";
+import { WorkspaceRepoRecordSchema } from "./workspace_repo.ts";
 
 /** The changes a target made in its workspace, as written under a row's `workspace` key. */
 export const WorkspaceChangesSchema = z.object({
@@ -16,6 +17,7 @@ export const WorkspaceChangesSchema = z.object({
   deleted: z.array(z.string()),
   diff: z.string(),
   diff_truncated: z.boolean(),
+  repo: WorkspaceRepoRecordSchema.optional(),
 });
 
 /**
@@ -51,6 +53,11 @@ export interface WorkspaceChanges {
   diff: string;
   /** Whether `diff` was cut at the cap (it then ends with a line saying so). */
   diff_truncated: boolean;
+  /**
+   * The repository and commit the workspace was checked out from (`workspace_repo`); the changes
+   * are relative to that commit (after its setup commands).
+   */
+  repo?: { url: string; commit: string };
 }
 
 // The explicit type must say exactly what the schema produces.

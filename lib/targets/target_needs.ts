@@ -57,6 +57,7 @@ const NOT_SENT: ReadonlySet<string> = new Set([
   "provider_batching",
   "cache",
   "workspace_template",
+  "workspace_repo",
 ]);
 
 /** The default origin of each HTTP provider (azure: any `https://<resource>.openai.azure.com`). */
