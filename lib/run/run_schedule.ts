@@ -59,6 +59,8 @@ class Scheduler {
   readonly #bound: BoundRun;
   readonly #runId: string;
   readonly #total: number;
+  /** Whether the run has more than one target (agent logs are then named after theirs). */
+  readonly #severalTargets: boolean;
   readonly #pool: Semaphore;
   readonly #caps = new Map<string, Semaphore>();
   /** Wakes the scheduling when it waits for a full target cap. */
@@ -79,6 +81,7 @@ class Scheduler {
     this.#bound = bound;
     this.#runId = runId;
     this.#total = bound.jobs.length;
+    this.#severalTargets = new Set(bound.jobs.map((j) => j.target)).size > 1;
     this.#pool = new Semaphore(run.spec.workers);
     this.#workspaces = createWorkspaceManager({
       runId,
@@ -193,6 +196,7 @@ class Scheduler {
       now,
       runId: this.#runId,
       trial: job.trial,
+      sharedCase: this.#severalTargets,
       dryRun: spec.dryRun,
       env: binding.env,
       healthcheck: binding.healthcheck,
