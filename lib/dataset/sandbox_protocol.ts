@@ -46,7 +46,7 @@ export interface TargetCheck {
   /** Targets file (absolute; `--targets`) for every eval file; the sandbox may read it. */
   targetsFile?: string;
   /** Target for every case instead of its own (`--target`). */
-  targetOverride?: string;
+  targetOverride?: string | string[];
   /** Paths in messages are shown relative to this folder. */
   cwd: string;
 }

@@ -10,6 +10,7 @@ import { clipToWidth } from "../text/display_width.ts";
 import type { RunSummary } from "../results/summary.ts";
 import { formatDuration, painter, showPath } from "./console_text.ts";
 import { budgetLines } from "./console_budget.ts";
+import { targetLines } from "./console_targets.ts";
 import { calibrationSummaryLines } from "./calibration_summary.ts";
 import { renderTrialCases, trialsCountLine } from "./console_trials.ts";
 
@@ -161,6 +162,7 @@ export function renderSummary(summary: RunSummary, options: RenderSummaryOptions
       fmt(s.max)
     }  stdev ${fmt(s.stdev)}${gate}`,
   );
+  if (summary.targets) out.push(...targetLines(summary.targets, paint));
   if (full && summary.scored > 0) {
     out.push("  Histogram:");
     const widest = Math.max(...summary.histogram.map((b) => b.count), 1);

@@ -117,8 +117,10 @@ function trialsSection(trials: TrialsSummary, max: number): string {
 }
 
 /** A row's case id, escaped, and agentv's own ` #i` for trial i > 0. */
-function trialCell(row: ResultRow): string {
-  return trialLabel({ eval_id: escapeMarkdownCell(row.eval_id), trial: row.trial });
+/** A row's case as a cell: its id (`id #i` for a later trial), `[target]` when several ran. */
+function trialCell(row: ResultRow, targets = false): string {
+  const label = trialLabel({ eval_id: escapeMarkdownCell(row.eval_id), trial: row.trial });
+  return targets ? `${label} [${escapeMarkdownCell(row.target)}]` : label;
 }
 
 function firstMiss(row: ResultRow): string {
@@ -191,6 +193,17 @@ export function renderMarkdownReport(
   } else if (lines[0] && options.durationMs !== undefined) {
     lines[0].durationMs = options.durationMs;
   }
+  // A run of several targets (`--target a,b,c`): a line per target too, and cases name theirs.
+  const targets = [...new Set(rows.map((r) => r.target))];
+  const several = targets.length > 1;
+  if (several) {
+    for (const t of targets) {
+      lines.push({
+        label: `target ${escapeMarkdownCell(t)}`,
+        rows: rows.filter((r) => r.target === t),
+      });
+    }
+  }
   parts.push(
     "\n" + table(
       [
@@ -216,7 +229,7 @@ export function renderMarkdownReport(
       max,
       (r) => [
         escapeMarkdownCell(r.dataset),
-        trialCell(r),
+        trialCell(r, several),
         r.score.toFixed(2),
         escapeMarkdownCell(firstMiss(r)),
       ],
@@ -232,7 +245,7 @@ export function renderMarkdownReport(
       max,
       (r) => [
         escapeMarkdownCell(r.dataset),
-        trialCell(r),
+        trialCell(r, several),
         String(r.attempts),
         escapeMarkdownCell(r.error ?? "unknown error"),
       ],

@@ -219,6 +219,7 @@ export function createRunRecorder(options: RunRecorderOptions = {}): RunRecorder
             endpoint: event.endpoint ?? null,
             judge_target: event.judge_target ?? null,
             targets_file: event.targets_file ?? null,
+            ...(event.settings ? { settings: event.settings } : {}),
           });
         }
         return event;

@@ -21,6 +21,7 @@ import type {
   ScoreStats,
   SummaryError,
   SummaryFailure,
+  TargetSummary,
 } from "../schema/run_record.ts";
 import { createTrialsAccumulator, type TrialsGate, trialsPassed } from "./trials.ts";
 
@@ -139,6 +140,8 @@ export function createSummaryAccumulator(): SummaryAccumulator {
   const integrity = { checked: 0, skipped: 0, flagged: [] as IntegrityFlag[] };
   // Per-case trial statistics (one record per case): the `trials` section when a case repeats.
   const trials = createTrialsAccumulator();
+  // Per target: the `targets` section when the rows name more than one.
+  const byTarget = new Map<string, TargetSummary & { sum: number }>();
   return {
     add(r: ResultRow) {
       const order = total++;
@@ -181,6 +184,7 @@ export function createSummaryAccumulator(): SummaryAccumulator {
       if (typeof rowCost === "number") cost = (cost ?? 0) + rowCost;
       addJudgeUsage(r.evaluator_results);
       trials.add(r);
+      addToTarget(byTarget, r);
       if (r.integrity !== undefined) addIntegrity(integrity, r);
     },
     finish(options: SummarizeOptions = {}): RunSummary {
@@ -212,6 +216,13 @@ export function createSummaryAccumulator(): SummaryAccumulator {
       if (judgeCost !== undefined) summary.judge_cost_usd = judgeCost;
       if (options.resultsPath !== undefined) summary.results_path = options.resultsPath;
       if (trials.repeated) summary.trials = trials.finish(options.trialsGate);
+      if (byTarget.size > 1) {
+        summary.targets = [...byTarget.values()].map(({ sum, ...t }) => ({
+          ...t,
+          verdicts: { ...t.verdicts },
+          mean: t.scored > 0 ? sum / t.scored : null,
+        }));
+      }
       if (options.cache !== undefined) summary.cache = { ...options.cache };
       if (integrity.checked + integrity.skipped > 0) {
         summary.integrity = { ...integrity, flagged: [...integrity.flagged] };
@@ -219,6 +230,34 @@ export function createSummaryAccumulator(): SummaryAccumulator {
       return summary;
     },
   };
+}
+
+/** Counts a row into its target's entry of the `targets` section. */
+function addToTarget(
+  byTarget: Map<string, TargetSummary & { sum: number }>,
+  r: ResultRow,
+): void {
+  let t = byTarget.get(r.target);
+  if (!t) {
+    t = {
+      target: r.target,
+      total: 0,
+      scored: 0,
+      errors: 0,
+      mean: null,
+      verdicts: { pass: 0, borderline: 0, fail: 0 },
+      sum: 0,
+    };
+    byTarget.set(r.target, t);
+  }
+  t.total++;
+  if (r.status === "ok") {
+    t.scored++;
+    t.sum += r.score;
+    t.verdicts[r.verdict]++;
+  } else if (r.status === "error") t.errors++;
+  const cost = r.trace_summary?.cost_usd;
+  if (typeof cost === "number") t.cost_usd = (t.cost_usd ?? 0) + cost;
 }
 
 /** Counts a row the integrity guard saw, and lists it when flagged. */

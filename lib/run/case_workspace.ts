@@ -109,8 +109,9 @@ export async function workspaceChanges(
 
 /**
  * Where an agent target keeps the raw event stream of a case:
- * `<root>/.agentv/logs/<run_id>/<case id>.jsonl` (the id made safe as a file name), and
- * `<case id>.trial-<n>.jsonl` for trials after the first.
+ * `<root>/.agentv/logs/<run_id>/<case id>.jsonl` (the id made safe as a file name),
+ * `<case id>.trial-<n>.jsonl` for trials after the first, and `<case id>.<target>….jsonl` when
+ * `options.target` is given (a case several targets run).
  *
  * @example
  * ```ts
@@ -120,10 +121,21 @@ export async function workspaceChanges(
  *   agentLogPath("/repo", "2026-01-21T10-22-57-123Z-1a2b3c", "fix/bug 1"),
  *   "/repo/.agentv/logs/2026-01-21T10-22-57-123Z-1a2b3c/fix_bug_1.jsonl",
  * );
+ * assert.equal(
+ *   agentLogPath("/repo", "r", "fix", 2, { target: "codex" }),
+ *   "/repo/.agentv/logs/r/fix.codex.trial-2.jsonl",
+ * );
  * ```
  */
-export function agentLogPath(root: string, runId: string, caseId: string, trial = 0): string {
+export function agentLogPath(
+  root: string,
+  runId: string,
+  caseId: string,
+  trial = 0,
+  options: { target?: string } = {},
+): string {
   const safe = (s: string) => s.replace(/[^A-Za-z0-9._-]+/g, "_").replace(/^[._]+/, "") || "case";
-  const name = `${safe(caseId).slice(0, 100)}${trial > 0 ? `.trial-${trial}` : ""}.jsonl`;
+  const target = options.target === undefined ? "" : `.${safe(options.target).slice(0, 60)}`;
+  const name = `${safe(caseId).slice(0, 100)}${target}${trial > 0 ? `.trial-${trial}` : ""}.jsonl`;
   return join(root, ".agentv", "logs", safe(runId), name);
 }

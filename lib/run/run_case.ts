@@ -76,6 +76,8 @@ export interface CaseRuntime {
   runId: string;
   /** Trial index of this run of the case, from 0 (`trial` on the row and the target request). */
   trial: number;
+  /** Whether other targets run this case too (an agent's log is then named after its target). */
+  sharedCase?: boolean;
   /** Marks rows `dry_run: true`; code judges are skipped. */
   dryRun: boolean;
   /** Environment subprocess code judges take their variables from (see `child_env.ts`). */
@@ -245,7 +247,9 @@ async function runCaseIn(
       guidelines,
       evalDir: runtime.evalDir,
       ...(workspace !== undefined ? { cwd: workspace.path } : {}),
-      logPath: agentLogPath(runtime.root, runtime.runId, evalCase.id, runtime.trial),
+      logPath: agentLogPath(runtime.root, runtime.runId, evalCase.id, runtime.trial, {
+        ...(runtime.sharedCase ? { target: runtime.targetName } : {}),
+      }),
       trial: runtime.trial,
     }, {
       timeoutMs: runtime.target.timeoutMs ?? runtime.timeoutMs,

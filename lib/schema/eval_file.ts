@@ -29,20 +29,48 @@ function someWeight(list: readonly { weight?: number }[]): boolean {
 /** The largest `execution.trials` (and `--trials`) accepted: each trial is a full run of the case. */
 export const MAX_TRIALS = 1000;
 
+/** The most targets one case runs against (`execution.targets`, `--target a,b,c`). */
+export const MAX_TARGETS = 64;
+
+/** `execution.targets` (and a list given to `--target`): distinct names, 1 to {@link MAX_TARGETS}. */
+export const TargetListSchema: z.ZodType<string[], string[]> = z.array(
+  z.string({
+    error: (i) => `targets must list target names (strings), found ${typeOf(i.input)}`,
+  }).min(1, { error: "a name in targets must not be empty" }),
+  {
+    error: (i) =>
+      `targets must be a list of target names, e.g. [gpt-4o, claude], found ${typeOf(i.input)}`,
+  },
+).min(1, { error: "targets must name at least one target" })
+  .max(MAX_TARGETS, {
+    error: (i) =>
+      `targets names ${(i.input as unknown[]).length} targets; at most ${MAX_TARGETS} are allowed`,
+  })
+  .refine((list) => new Set(list).size === list.length, {
+    error: (i) => {
+      const list = i.input as string[];
+      const twice = list.find((name, at) => list.indexOf(name) !== at);
+      return `targets names '${twice}' twice; list each target once`;
+    },
+  });
+
 /**
- * `execution:` block: `target`, `evaluators` (a default list), `workspace_template` (a folder
- * copied into each case's fresh workspace, relative to the eval file), `workspace_repo` (the
- * workspace checked out from a repository at a pinned commit, then set up), `trials` (how many
- * times each case runs, 1 to {@link MAX_TRIALS}; a case's value wins over the file's), and the
- * integrity guard: `integrity` (`on` | `off` | `{test_commands}`), `protected` (globs of files
- * the agent must not touch) and `post_checks` (a folder copied into the workspace after the agent
- * exits); any other key is an error (the loader says which key was meant).
+ * `execution:` block: `target` or `targets` (a list: every case runs against each, 1 to
+ * {@link MAX_TARGETS} distinct names; a case's own `target` or `targets` replaces the file's),
+ * `evaluators` (a default list), `workspace_template` (a folder copied into each case's fresh
+ * workspace, relative to the eval file), `workspace_repo` (the workspace checked out from a
+ * repository at a pinned commit, then set up), `trials` (how many times each case runs, 1 to
+ * {@link MAX_TRIALS}; a case's value wins over the file's), and the integrity guard: `integrity`
+ * (`on` | `off` | `{test_commands}`), `protected` (globs of files the agent must not touch) and
+ * `post_checks` (a folder copied into the workspace after the agent exits); any other key is an
+ * error (the loader says which key was meant).
  */
 export const ExecutionSchema = executionSchema(EvaluatorConfigSchema);
 
 /** The keys an `execution:` block may hold. */
 export const EXECUTION_KEYS: readonly string[] = [
   "target",
+  "targets",
   "evaluators",
   "workspace_template",
   "workspace_repo",
@@ -58,6 +86,7 @@ function executionSchema(evaluator: typeof EvaluatorConfigSchema) {
     target: z.string({
       error: (i) => `target must be a string naming a target, found ${typeOf(i.input)}`,
     }).min(1).optional(),
+    targets: TargetListSchema.optional(),
     evaluators: z.array(evaluator).refine(someWeight, { error: ALL_WEIGHTS_ZERO }).optional(),
     workspace_template: z.string({
       error: (i) =>
@@ -87,6 +116,10 @@ function executionSchema(evaluator: typeof EvaluatorConfigSchema) {
     path: ["workspace_repo"],
     message:
       "workspace_repo and workspace_template both name the workspace; keep one (a repository at a commit, or a folder copied)",
+  }).refine((e) => e.target === undefined || e.targets === undefined, {
+    path: ["targets"],
+    error: "execution has both target and targets; keep one (targets: [a, b] runs every case " +
+      "against each, target: a against one)",
   });
 }
 

@@ -21,6 +21,7 @@ export {
   type RunStatus,
   type RunTargetRecord,
   type SummaryFailure,
+  type TargetSummary,
 } from "./run_record.ts";
 export { type CacheMode, type RunConfigSettings } from "./config.ts";
 export { type CaseExecution, type Diagnostic, type EvalCase } from "./eval_case.ts";

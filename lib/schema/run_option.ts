@@ -7,7 +7,7 @@
  */
 import type { z } from "zod";
 import type { RunConfigSettings } from "./config.ts";
-import { MAX_TRIALS } from "./eval_file.ts";
+import { MAX_TARGETS, MAX_TRIALS } from "./eval_file.ts";
 import { parseTrialsGate, type TrialsGate } from "./trials.ts";
 
 /** A flag's text read into a value, or what is wrong with it (the CLI makes it a usage error). */
@@ -140,6 +140,82 @@ export function numberText(options: NumberTextOptions): (text: string) => Parsed
     }
     return { ok: true, value: options.scale === undefined ? n : Math.round(n * options.scale) };
   };
+}
+
+/**
+ * `--target NAME` or `--target a,b,c`: one name (today's meaning: every case runs against it), or
+ * up to {@link MAX_TARGETS} distinct names separated by commas (every case runs against each, in
+ * that order). Spaces around a name are dropped.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { targetNamesText } from "./run_option.ts";
+ * assert.deepEqual(targetNamesText("gpt"), { ok: true, value: "gpt" });
+ * assert.deepEqual(targetNamesText("gpt, claude"), { ok: true, value: ["gpt", "claude"] });
+ * ```
+ */
+export function targetNamesText(text: string): Parsed<string | string[]> {
+  const names = text.split(",").map((n) => n.trim());
+  const hint = "--target NAME, or --target a,b,c to run every case against each of them";
+  if (names.some((n) => n === "")) {
+    return {
+      ok: false,
+      message: text.trim() === ""
+        ? "--target must not be empty"
+        : `--target '${text}': a name between commas is empty`,
+      hint,
+    };
+  }
+  const twice = names.find((n, i) => names.indexOf(n) !== i);
+  if (twice !== undefined) {
+    return { ok: false, message: `--target '${text}' names '${twice}' twice`, hint };
+  }
+  if (names.length > MAX_TARGETS) {
+    return {
+      ok: false,
+      message: `--target names ${names.length} targets; at most ${MAX_TARGETS} are allowed`,
+      hint,
+    };
+  }
+  return { ok: true, value: names.length === 1 ? names[0] : names };
+}
+
+/**
+ * The target names of a `--target` value (`target` of a run spec): a list, or `undefined` when
+ * none was given (each case then runs against its own).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { targetNames } from "./run_option.ts";
+ * assert.deepEqual(targetNames("gpt"), ["gpt"]);
+ * assert.deepEqual(targetNames(["gpt", "claude"]), ["gpt", "claude"]);
+ * assert.deepEqual(targetNames(undefined), undefined);
+ * ```
+ */
+export function targetNames(
+  value: string | readonly string[] | null | undefined,
+): readonly string[] | undefined {
+  if (value === undefined || value === null) return undefined;
+  return typeof value === "string" ? [value] : value;
+}
+
+/**
+ * How the run record keeps `target`: one name as a name (as records did before lists existed, so
+ * a resume compares them equal), several as a list, none as `null`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { recordedTargetNames } from "./run_option.ts";
+ * assert.deepEqual(recordedTargetNames(["gpt"]), "gpt");
+ * assert.deepEqual(recordedTargetNames(["gpt", "claude"]), ["gpt", "claude"]);
+ * ```
+ */
+export function recordedTargetNames(value: unknown): string | string[] | null {
+  const names = targetNames(value as string | string[] | undefined);
+  return names === undefined ? null : names.length === 1 ? names[0] : [...names];
 }
 
 const SHARD_HINT = "--shard INDEX/COUNT with a 0-based index, e.g. --shard 0/4 … --shard 3/4 " +

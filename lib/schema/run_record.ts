@@ -35,6 +35,7 @@ export {
   type ScoreStats,
   type SummaryError,
   type SummaryFailure,
+  type TargetSummary,
 } from "./run_summary.ts";
 
 /** A target the run used (as defined in its targets file; secrets are never recorded). */
@@ -51,6 +52,11 @@ export interface RunTargetRecord {
   judge_target: string | null;
   /** The targets file it came from, or `null`. */
   targets_file: string | null;
+  /**
+   * Its definition as the targets file gives it, `extends:` resolved (a sweep's targets differ
+   * here), secrets replaced by `***`; absent in records written before it existed.
+   */
+  settings?: Record<string, unknown> | null;
 }
 
 /** A target the run used. */
@@ -61,6 +67,7 @@ export const RunTargetRecordSchema = z.object({
   endpoint: z.string().nullable(),
   judge_target: z.string().nullable(),
   targets_file: z.string().nullable(),
+  settings: z.record(z.string(), z.unknown()).nullable().optional(),
 });
 
 /** An eval file of the run and the SHA-256 of its content when the run started. */

@@ -23,6 +23,7 @@ interface ZodDef {
   element?: z.ZodType;
   entries?: Record<string, string>;
   shape?: Record<string, z.ZodType>;
+  options?: z.ZodType[];
 }
 
 const defOf = (schema: z.ZodType) => (schema as unknown as { _zod: { def: ZodDef } })._zod.def;
@@ -39,6 +40,8 @@ function tsType(schema: z.ZodType): string {
       return Object.values(def.entries!).map((v) => JSON.stringify(v)).join(" | ");
     case "optional":
       return tsType(def.innerType!);
+    case "union":
+      return def.options!.map(tsType).join(" | ");
     case "nullable":
       return `${tsType(def.innerType!)} | null`;
     case "array": {

@@ -119,6 +119,11 @@ export interface RunSummary {
   results_path?: string;
   /** Per-case statistics over trials, when some case ran more than once (`--trials`). */
   trials?: TrialsSummary;
+  /**
+   * Per target, in the order first seen, when the rows name more than one (`--target a,b,c`,
+   * `execution.targets`); `agentv compare` ranks them with intervals and paired tests.
+   */
+  targets?: TargetSummary[];
   /** The spend cap of the run and what it stopped (`--budget-usd`, `budget_usd`). */
   budget?: BudgetSummary;
   /** Response cache counters, when the cache was on (`--cache`, `--replay`). */
@@ -133,6 +138,34 @@ export interface RunSummary {
   /** Wall time of the run in ms. */
   duration_ms: number;
 }
+
+/** One target's rows in a run of several (see {@link RunSummary.targets}). */
+export interface TargetSummary {
+  /** Target name. */
+  target: string;
+  /** Its rows. */
+  total: number;
+  /** Its rows with status `ok`. */
+  scored: number;
+  /** Its rows with status `error`. */
+  errors: number;
+  /** Mean score over its scored rows; `null` when none scored. */
+  mean: number | null;
+  /** Verdict counts over its scored rows. */
+  verdicts: { pass: number; borderline: number; fail: number };
+  /** Sum of its cost in USD where reported. */
+  cost_usd?: number;
+}
+
+const TargetSummarySchema = z.object({
+  target: z.string(),
+  total: z.number(),
+  scored: z.number(),
+  errors: z.number(),
+  mean: z.number().nullable(),
+  verdicts: z.object({ pass: z.number(), borderline: z.number(), fail: z.number() }),
+  cost_usd: z.number().optional(),
+});
 
 /** A case the integrity guard flagged, in a run's summary. */
 export interface IntegrityFlag {
@@ -278,6 +311,7 @@ export const RunSummarySchema = z.object({
   judge_cost_usd: z.number().optional(),
   results_path: z.string().optional(),
   trials: TrialsSummarySchema.optional(),
+  targets: z.array(TargetSummarySchema).optional(),
   budget: BudgetSummarySchema.optional(),
   cache: z.object({
     hits: z.number(),
@@ -304,4 +338,5 @@ export const RunSummarySchema = z.object({
 type _Checks = [
   Assert<Same<RunSummary, z.output<typeof RunSummarySchema>>>,
   Assert<Same<BudgetSummary, z.output<typeof BudgetSummarySchema>>>,
+  Assert<Same<TargetSummary, z.output<typeof TargetSummarySchema>>>,
 ];
