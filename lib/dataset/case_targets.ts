@@ -7,11 +7,28 @@
  *
  * @module
  */
+import type { CaseExecution } from "../schema/eval_case.ts";
 import type { CaseSite } from "./case_pipeline.ts";
 import type { JudgeNeeds } from "../schema/judge_needs.ts";
 import { readJsonlLines } from "./jsonl_reader.ts";
 import { locateInJsonLine } from "./jsonl_source.ts";
 import { EvalLoadError } from "./errors.ts";
+
+/**
+ * The targets a case runs against, in order: its `execution.targets` (two or more), else its
+ * `execution.target`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { caseTargets } from "./case_targets.ts";
+ * assert.deepEqual(caseTargets({ execution: { target: "a" } }), ["a"]);
+ * assert.deepEqual(caseTargets({ execution: { target: "a", targets: ["a", "b"] } }), ["a", "b"]);
+ * ```
+ */
+export function caseTargets(evalCase: { execution: CaseExecution }): readonly string[] {
+  return evalCase.execution.targets ?? [evalCase.execution.target];
+}
 
 /** A valid case's target and where the case names it (for checking it against targets files). */
 export type CaseTargetUse = CaseSite & {
@@ -44,11 +61,12 @@ export interface CaseTargets {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { ListedTargets } from "./case_targets.ts";
  * const uses = new ListedTargets([
  *   { id: "a", target: "default", needs: 0, path: "evalcases[0].id", ownTarget: false },
  * ]);
- * uses.names(); // ["default"]
+ * assert.deepEqual(uses.names(), ["default"]);
  * ```
  */
 export class ListedTargets implements CaseTargets {
@@ -101,8 +119,21 @@ class IntList {
 }
 
 /**
- * The uses of one target name in a JSONL file: `(line * 16 + needs) * 2 + ownTarget`, in line
- * order (lines up to 2^26; the judge needs take 4 bits).
+ * Where a JSONL case names a target: nowhere (the sidecar's or the default), its
+ * `execution.target`, or its `execution.targets` list.
+ */
+export type JsonlTargetSite = "none" | "target" | "targets";
+
+const SITE_CODES: readonly JsonlTargetSite[] = ["none", "target", "targets"];
+const SITE_PATHS: Record<JsonlTargetSite, string> = {
+  none: "id",
+  target: "execution.target",
+  targets: "execution.targets",
+};
+
+/**
+ * The uses of one target name in a JSONL file: `(line * 16 + needs) * 4 + site code`, in line
+ * order (lines up to 2^25; the judge needs take 4 bits, the site 2).
  */
 interface NameUses {
   entries: IntList;
@@ -116,11 +147,12 @@ interface NameUses {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { JsonlTargets } from "./case_targets.ts";
  * const uses = new JsonlTargets("cases.jsonl", "/data/cases.jsonl");
  * uses.add("default", 1, false, 0);
- * uses.add("azure", 2, true, 0);
- * uses.names(); // ["default", "azure"]
+ * uses.add("azure", 2, "target", 0);
+ * assert.deepEqual(uses.names(), ["default", "azure"]);
  * ```
  */
 export class JsonlTargets implements CaseTargets {
@@ -144,16 +176,24 @@ export class JsonlTargets implements CaseTargets {
   }
 
   /**
-   * Records that the case on `line` (lines come in increasing order) uses `target` and asks
-   * `needs` of its judge.
+   * Records that the case on `line` (lines come in increasing order) uses `target`, named at
+   * `site` (`true`: its own `execution.target`; `false`: none of its own), and asks `needs` of
+   * its judge.
    */
-  add(target: string, line: number, ownTarget: boolean, needs: JudgeNeeds, id?: string): void {
+  add(
+    target: string,
+    line: number,
+    site: JsonlTargetSite | boolean,
+    needs: JudgeNeeds,
+    id?: string,
+  ): void {
     let uses = this.#byName.get(target);
     if (!uses) {
       uses = { entries: new IntList(), ...(this.#keepIds ? { ids: [] } : {}) };
       this.#byName.set(target, uses);
     }
-    uses.entries.push((line * 16 + needs) * 2 + (ownTarget ? 1 : 0));
+    const code = SITE_CODES.indexOf(site === true ? "target" : site === false ? "none" : site);
+    uses.entries.push((line * 16 + needs) * 4 + code);
     uses.ids?.push(id ?? "");
     this.#size++;
   }
@@ -177,14 +217,20 @@ export class JsonlTargets implements CaseTargets {
     pick: (target: string, needs: JudgeNeeds) => boolean,
     options: { firstOfEach?: boolean; located?: boolean } = {},
   ): Promise<CaseTargetUse[]> {
-    const picked: { line: number; own: boolean; target: string; needs: number; id?: string }[] = [];
+    const picked: {
+      line: number;
+      site: JsonlTargetSite;
+      target: string;
+      needs: number;
+      id?: string;
+    }[] = [];
     for (const [target, uses] of this.#byName) {
       for (let i = 0; i < uses.entries.length; i++) {
         const entry = uses.entries.values[i];
-        const line = entry >> 5;
-        const needs = (entry >> 1) & 15;
+        const line = entry >> 6;
+        const needs = (entry >> 2) & 15;
         if (this.#removed?.has(line) || !pick(target, needs)) continue;
-        picked.push({ line, own: (entry & 1) === 1, target, needs, id: uses.ids?.[i] });
+        picked.push({ line, site: SITE_CODES[entry & 3], target, needs, id: uses.ids?.[i] });
         if (options.firstOfEach) break;
       }
     }
@@ -193,18 +239,19 @@ export class JsonlTargets implements CaseTargets {
     const texts = located || !this.#keepIds
       ? await readLines(this.#absFile, this.#file, new Set(picked.map((p) => p.line)))
       : undefined;
-    return picked.map(({ line, own, target, needs, id }) => {
+    return picked.map(({ line, site, target, needs, id }) => {
       const text = texts?.get(line);
+      const path = SITE_PATHS[site];
       const use: CaseTargetUse = {
         line,
-        path: own ? "execution.target" : "id",
-        ownTarget: own,
+        path,
+        ownTarget: site !== "none",
         id: id ?? idOf(text, this.#file, line),
         target,
         needs,
       };
       const column = located && text !== undefined
-        ? locateInJsonLine(text, own ? ["execution", "target"] : ["id"])
+        ? locateInJsonLine(text, path.split("."))
         : undefined;
       return column === undefined ? use : { ...use, column };
     });

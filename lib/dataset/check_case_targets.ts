@@ -22,8 +22,8 @@ import { type JudgeFacts, judgeProblem } from "./judge_wiring.ts";
 export interface CaseTargetCheckOptions {
   /** Targets file (absolute) used for every eval file instead of the discovered one. */
   targetsFile?: string;
-  /** Target used for every case instead of its own (`--target`). */
-  targetOverride?: string;
+  /** Targets used for every case instead of its own (`--target`: one name or several). */
+  targetOverride?: string | string[];
   /** Judge target for every case instead of its target's `judge_target` (`--judge-target`). */
   judgeOverride?: string;
   /** How a path is shown in messages (default: as is). */
@@ -184,31 +184,44 @@ export async function caseTargetDiagnostics(
 ): Promise<Diagnostic[]> {
   const shown = verdict.shown;
   if (shown === undefined || targets.size === 0) return [];
-  const override = options.targetOverride;
+  const override = options.targetOverride === undefined
+    ? undefined
+    : [options.targetOverride].flat();
   const usable = new Set(verdict.defined);
-  const nameOf = (target: string) => override ?? target;
+  const namesOf = (target: string) => override ?? [target];
   const judgeOf = judgeChecker(verdict, options.judgeOverride);
-  let uses: CaseTargetUse[];
+  // Each use with the names it runs against that the verdict does not allow, or whose judge is
+  // not wired.
+  let found: [CaseTargetUse, string][];
   if (verdict.invalid) {
-    uses = await targets.select(() => true, { firstOfEach: true });
     const seen = new Set<string>();
-    uses = uses.filter((u) => !seen.has(nameOf(u.target)) && seen.add(nameOf(u.target)));
-  } else {
-    uses = await targets.select((target, needs) =>
-      !usable.has(nameOf(target)) || judgeOf(nameOf(target), needs) !== undefined
+    found = (await targets.select(() => true, { firstOfEach: true })).flatMap((u) =>
+      namesOf(u.target).filter((n) => !seen.has(n) && seen.add(n)).map((
+        n,
+      ): [CaseTargetUse, string] => [u, n])
     );
+  } else {
+    const refused = (target: string, needs: JudgeNeeds) =>
+      namesOf(target).filter((n) => !usable.has(n) || judgeOf(n, needs) !== undefined);
+    found = (await targets.select((target, needs) => refused(target, needs).length > 0)).flatMap((
+      u,
+    ) => refused(u.target, u.needs).map((n): [CaseTargetUse, string] => [u, n]));
   }
   const broken = new Map(verdict.broken);
-  return uses.map((use): Diagnostic => ({
+  return found.map(([use, name]): Diagnostic => ({
     severity: "error",
     file,
     ...(use.line !== undefined ? { line: use.line } : {}),
     ...(use.column !== undefined ? { column: use.column } : {}),
     ...(use.path ? { path: use.path } : {}),
     message: `Case '${use.id}': ${
-      usable.has(nameOf(use.target)) && !verdict.invalid
-        ? judgeOf(nameOf(use.target), use.needs) ?? ""
-        : targetMessage(verdict, nameOf(use.target), use.ownTarget, { broken, override })
+      usable.has(name) && !verdict.invalid
+        ? judgeOf(name, use.needs) ?? ""
+        : targetMessage(verdict, name, use.ownTarget, {
+          broken,
+          overridden: override !== undefined,
+          key: use.path.endsWith("targets") ? "execution.targets" : "execution.target",
+        })
     }`,
   }));
 }
@@ -242,7 +255,12 @@ function targetMessage(
   verdict: TargetsVerdict,
   name: string,
   ownTarget: boolean,
-  context: { broken: Map<string, TargetsFileProblem>; override: string | undefined },
+  context: {
+    broken: Map<string, TargetsFileProblem>;
+    overridden: boolean;
+    /** The key that names the target (`execution.target`, or `execution.targets` for a list). */
+    key: string;
+  },
 ): string {
   const shown = verdict.shown!;
   if (verdict.invalid) {
@@ -257,7 +275,7 @@ function targetMessage(
   }
   const names = verdict.defined;
   const guess = suggest(name, names);
-  const overridden = context.override !== undefined;
+  const overridden = context.overridden;
   const from = overridden
     ? " (given by --target)"
     : ownTarget
@@ -266,7 +284,7 @@ function targetMessage(
   const fix = overridden
     ? "pass a defined target to --target"
     : ownTarget
-    ? "define it there or change the case's execution.target"
+    ? `define it there or change the case's ${context.key}`
     : "define it there or set execution.target in the file";
   return `target '${name}'${from} is not defined in ${shown}${
     guess ? `; did you mean '${guess}'?` : ""

@@ -28,10 +28,11 @@ export const ANSWERS_EVERYTHING: JudgeNeeds = JUDGE_FREEFORM | JUDGE_RUBRIC | JU
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { judgeAnswers } from "./judge_wiring.ts";
  * import { JUDGE_RUBRIC } from "../schema/judge_needs.ts";
  * const answers = judgeAnswers({ name: "j", provider: "mock", response: { score: 1 } });
- * (answers & JUDGE_RUBRIC) === 0; // true: no `checks`
+ * assert.equal(answers & JUDGE_RUBRIC, 0); // no `checks`: it cannot answer rubrics
  * ```
  */
 export function judgeAnswers(definition: Record<string, unknown>): JudgeNeeds {
@@ -69,6 +70,7 @@ export interface JudgeFacts {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { judgeProblem } from "./judge_wiring.ts";
  * import { JUDGE_FREEFORM } from "../schema/judge_needs.ts";
  * const facts = {
@@ -78,7 +80,7 @@ export interface JudgeFacts {
  *   judges: new Map(),
  *   answers: new Map(),
  * };
- * judgeProblem(facts, "default", JUDGE_FREEFORM)?.startsWith("No judge for target 'default'"); // true
+ * assert.ok(judgeProblem(facts, "default", JUDGE_FREEFORM)?.startsWith("No judge for target 'default'"));
  * ```
  */
 export function judgeProblem(
@@ -114,9 +116,12 @@ export function judgeProblem(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { missingJudgeMessage } from "./judge_wiring.ts";
- * missingJudgeMessage("default", ".agentv/targets.yaml", false);
- * // "No judge for target 'default': set judge_target: <name> on target 'default' in .agentv/targets.yaml, or pass --judge-target"
+ * assert.equal(
+ *   missingJudgeMessage("default", ".agentv/targets.yaml", false),
+ *   "No judge for target 'default': set judge_target: <name> on target 'default' in .agentv/targets.yaml, or pass --judge-target",
+ * );
  * ```
  */
 export function missingJudgeMessage(target: string, shown: string, byDefault: boolean): string {

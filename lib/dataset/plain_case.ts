@@ -28,9 +28,11 @@ type Obj = Record<string, unknown>;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { isPlainCase } from "./plain_case.ts";
- * isPlainCase({ id: "a", expected_outcome: "Greets", input: "Hi" }); // true
- * isPlainCase({ id: "a", expected_outcome: "Greets", input: "Hi", typo: 1 }); // false: a warning
+ * assert.equal(isPlainCase({ id: "a", expected_outcome: "Greets", input: "Hi" }), true);
+ * // an unknown key is a warning: the case pipeline reports it
+ * assert.equal(isPlainCase({ id: "a", expected_outcome: "Greets", input: "Hi", typo: 1 }), false);
  * ```
  */
 export function isPlainCase(record: Obj): boolean {
@@ -79,8 +81,13 @@ export function isPlainCase(record: Obj): boolean {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { plainCaseJudgeNeeds } from "./plain_case.ts";
- * plainCaseJudgeNeeds({ id: "a", rubrics: ["Is polite"] }, { evaluator: "llm_judge" }); // 2 (rubric checks)
+ * import { JUDGE_RUBRIC } from "../schema/judge_needs.ts";
+ * assert.equal(
+ *   plainCaseJudgeNeeds({ id: "a", rubrics: ["Is polite"] }, { evaluator: "llm_judge" }),
+ *   JUDGE_RUBRIC,
+ * );
  * ```
  */
 export function plainCaseJudgeNeeds(

@@ -6,6 +6,7 @@
 import type { Diagnostic } from "../schema/eval_case.ts";
 import {
   type CaseTargets,
+  caseTargets,
   type CaseTargetUse,
   JsonlTargets,
   ListedTargets,
@@ -125,14 +126,17 @@ export async function checkEvalFile(
         sites: true,
         onCase: (c, site) => {
           cases++;
-          uses.push({
-            ...site,
-            path: site?.path ?? "",
-            ownTarget: site?.ownTarget ?? false,
-            id: c.id,
-            target: c.execution.target,
-            needs: caseJudgeNeeds(c),
-          });
+          const needs = caseJudgeNeeds(c);
+          for (const target of caseTargets(c)) {
+            uses.push({
+              ...site,
+              path: site?.path ?? "",
+              ownTarget: site?.ownTarget ?? false,
+              id: c.id,
+              target,
+              needs,
+            });
+          }
         },
       });
       targets = new ListedTargets(uses);

@@ -10,6 +10,7 @@ import { clipToWidth, displayWidth } from "../text/display_width.ts";
 import type { RunSummary } from "../results/summary.ts";
 import { formatDuration, type Paint, painter, showPath } from "./console_text.ts";
 import { budgetLines } from "./console_budget.ts";
+import { targetLines } from "./console_targets.ts";
 import { calibrationSummaryLines } from "./calibration_summary.ts";
 import { renderTrialCases, trialsCountLine } from "./console_trials.ts";
 
@@ -69,15 +70,19 @@ interface SummaryContext {
 
 /**
  * Renders the end-of-run summary as text: the errored cases with their reasons, the failed
- * cases with their score and first miss (each list capped at `listLimit`), the invalid cases
- * skipped, then counts and statistics. With `quiet`, the counts and each error's reason on one
- * line. A dry run says that it checked the wiring, not the answers.
+ * cases with their score and first miss, the cases the integrity guard flagged with the kinds of
+ * their findings (each list capped at `listLimit`), the invalid cases skipped, then counts and
+ * statistics. With `quiet`, the counts and each error's reason on one line. A dry run says that
+ * it checked the wiring, not the answers.
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { renderSummary } from "./console.ts";
  * import { summarizeResults } from "../results/summary.ts";
- * console.log(renderSummary(summarizeResults([]), { color: false }));
+ * const text = renderSummary(summarizeResults([]), { color: false });
+ * assert.match(text, /^Summary\n {2}Cases: {5}0 run, 0 scored\n/);
+ * assert.match(text, /Verdicts: {2}pass 0 {2}borderline 0 {2}fail 0/);
  * ```
  */
 export function renderSummary(summary: RunSummary, options: RenderSummaryOptions): string {
@@ -90,7 +95,10 @@ export function renderSummary(summary: RunSummary, options: RenderSummaryOptions
   };
   const full = !options.quiet;
   const out = [...errorLines(summary, ctx)];
-  if (full) out.push(...failedLines(summary, ctx), ...invalidLines(summary, ctx));
+  if (full) {
+    out.push(...failedLines(summary, ctx), ...flaggedLines(summary, ctx));
+    out.push(...invalidLines(summary, ctx));
+  }
   if (full && summary.trials) {
     out.push(...renderTrialCases(summary.trials, { paint, limit: ctx.limit }), "");
   }
@@ -127,6 +135,20 @@ function failedLines(summary: RunSummary, { paint, limit, label }: SummaryContex
       ? ""
       : `  ${clipToWidth(clean(f.first_miss), MISS_COLUMNS)}`;
     return `  ${paint("red", "✗")} ${label(f)} [${clean(f.target)}]  ${f.score.toFixed(3)}${miss}`;
+  });
+  out.push("");
+  return out;
+}
+
+/** The cases the integrity guard flagged, with the kinds of their findings. */
+function flaggedLines(summary: RunSummary, { paint, limit, label }: SummaryContext) {
+  const out: string[] = [];
+  const flagged = summary.integrity?.flagged ?? [];
+  if (flagged.length === 0) return out;
+  out.push(paint("red", paint("bold", `Integrity flagged (${flagged.length})`)));
+  pushCapped(out, flagged, limit, (f) => {
+    const where = f.where === undefined ? "" : ` (${clean(f.where)})`;
+    return `  ${paint("red", "⚑")} ${label(f)} [${clean(f.target)}]: ${f.kinds.join(", ")}${where}`;
   });
   out.push("");
   return out;
@@ -170,6 +192,14 @@ function countLines(summary: RunSummary, { paint, options }: SummaryContext) {
     }  ${paint("red", `fail ${v.fail}`)}`,
   );
   if (summary.trials) out.push(trialsCountLine(summary.trials, paint));
+  if (summary.integrity) {
+    const i = summary.integrity;
+    const skipped = i.skipped > 0 ? `, ${i.skipped} skipped` : "";
+    const marked = i.flagged.length > 0
+      ? paint("red", `${i.flagged.length} flagged`)
+      : paint("green", "0 flagged");
+    out.push(`  Integrity: ${i.checked} checked, ${marked}${skipped}`);
+  }
   if (summary.calibration) out.push(...calibrationSummaryLines(summary.calibration, paint));
   const s = summary.scores;
   const gate = options.threshold !== undefined ? `  (threshold ${options.threshold})` : "";
@@ -178,6 +208,7 @@ function countLines(summary: RunSummary, { paint, options }: SummaryContext) {
       fmt(s.max)
     }  stdev ${fmt(s.stdev)}${gate}`,
   );
+  if (summary.targets) out.push(...targetLines(summary.targets, paint));
   return out;
 }
 

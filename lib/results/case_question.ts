@@ -1,7 +1,7 @@
 /**
  * The question a row carries, so a report or viewer can show the question, the expectation and the
  * answer from the row alone: the case's input messages as sent, its expected outcome and its
- * expected output. A file a message references is kept inline up to {@link INLINE_FILE_BYTES}
+ * expected output (`null` when it has none). A file a message references is kept inline up to {@link INLINE_FILE_BYTES}
  * (its text is what the target was sent); a larger one by reference: the path as written, its
  * size and SHA-256, so the row stays small and still says exactly which bytes were sent. The
  * absolute path the loader resolved is never recorded. Rows are redacted after this (the
@@ -69,13 +69,13 @@ export interface CaseQuestion {
   input: RecordedMessage[];
   /** The case's expected outcome. */
   expected_outcome: string;
-  /** The case's expected output, when it has one. */
-  expected_output?: RecordedMessage[];
+  /** The case's expected output; `null` when it has none. */
+  expected_output: RecordedMessage[] | null;
 }
 
 /**
  * The question fields of a case's rows: `input` (the messages as sent), `expected_outcome`, and
- * `expected_output` when the case has one.
+ * `expected_output` (`null` when the case has none).
  *
  * @example
  * ```ts
@@ -96,7 +96,7 @@ export interface CaseQuestion {
  * assert.equal(file.bytes, INLINE_FILE_BYTES + 1);
  * assert.match(String(file.sha256), /^[0-9a-f]{64}$/);
  * assert.equal("text" in file || "path" in file, false); // by reference, no absolute path
- * assert.equal("expected_output" in q, false);
+ * assert.equal(q.expected_output, null);
  * ```
  */
 export function caseQuestion(
@@ -106,6 +106,6 @@ export function caseQuestion(
   return {
     input: evalCase.input.map(recordMessage),
     expected_outcome: evalCase.expected_outcome,
-    ...(expected.length > 0 ? { expected_output: expected.map(recordMessage) } : {}),
+    expected_output: expected.length > 0 ? expected.map(recordMessage) : null,
   };
 }

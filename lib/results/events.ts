@@ -47,6 +47,8 @@ export interface TargetResolvedEvent {
   model?: string;
   /** Endpoint or base URL as written in the targets file, when set. */
   endpoint?: string;
+  /** Its definition, `extends:` resolved, secrets redacted (see `RunTargetRecord.settings`). */
+  settings?: Record<string, unknown>;
 }
 
 /** A case started (its target call is about to be made). */

@@ -31,9 +31,10 @@ function isObject(value: unknown): value is Json {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { isOriginalRow } from "./original_rows.ts";
- * isOriginalRow({ eval_id: "a", score: 1 }); // true
- * isOriginalRow({ eval_id: "a", score: 1, status: "ok" }); // false
+ * assert.equal(isOriginalRow({ eval_id: "a", score: 1 }), true);
+ * assert.equal(isOriginalRow({ eval_id: "a", score: 1, status: "ok" }), false);
  * ```
  */
 export function isOriginalRow(value: Json): boolean {

@@ -20,8 +20,10 @@ export const JUDGE_BY_DEFAULT = 8;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { JUDGE_FREEFORM, JUDGE_RUBRIC, type JudgeNeeds } from "./judge_needs.ts";
  * const needs: JudgeNeeds = JUDGE_FREEFORM | JUDGE_RUBRIC;
+ * assert.notEqual(needs & JUDGE_RUBRIC, 0);
  * ```
  */
 export type JudgeNeeds = number;
@@ -45,9 +47,10 @@ export interface JudgedEvaluator {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { evaluatorJudgeNeeds, JUDGE_RUBRIC } from "./judge_needs.ts";
- * evaluatorJudgeNeeds({ type: "rubric", rubrics: ["Is polite"] }) === JUDGE_RUBRIC; // true
- * evaluatorJudgeNeeds({ type: "contains" }); // 0
+ * assert.equal(evaluatorJudgeNeeds({ type: "rubric", rubrics: ["Is polite"] }), JUDGE_RUBRIC);
+ * assert.equal(evaluatorJudgeNeeds({ type: "contains" }), 0);
  * ```
  */
 export function evaluatorJudgeNeeds(config: JudgedEvaluator): JudgeNeeds {
@@ -80,8 +83,12 @@ export function evaluatorJudgeNeeds(config: JudgedEvaluator): JudgeNeeds {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { caseJudgeNeeds, JUDGE_BY_DEFAULT, JUDGE_FREEFORM } from "./judge_needs.ts";
- * caseJudgeNeeds({ evaluator: "llm_judge", evaluators: [] }) === (JUDGE_FREEFORM | JUDGE_BY_DEFAULT); // true
+ * assert.equal(
+ *   caseJudgeNeeds({ evaluator: "llm_judge", evaluators: [] }),
+ *   JUDGE_FREEFORM | JUDGE_BY_DEFAULT,
+ * );
  * ```
  */
 export function caseJudgeNeeds(
@@ -101,8 +108,9 @@ export function caseJudgeNeeds(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { describeJudgeNeeds, JUDGE_FREEFORM, JUDGE_RUBRIC } from "./judge_needs.ts";
- * describeJudgeNeeds(JUDGE_FREEFORM | JUDGE_RUBRIC); // "a score and rubric checks"
+ * assert.equal(describeJudgeNeeds(JUDGE_FREEFORM | JUDGE_RUBRIC), "a score and rubric checks");
  * ```
  */
 export function describeJudgeNeeds(needs: JudgeNeeds): string {

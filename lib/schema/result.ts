@@ -15,6 +15,7 @@ export {
   type RecordedMessage,
   RecordedMessageSchema,
 } from "./recorded_message.ts";
+import { type Integrity, IntegritySchema } from "./integrity.ts";
 
 /** A verdict on a score: pass >= 0.8, borderline >= 0.6, else fail. */
 export const VerdictSchema = z.enum(["pass", "borderline", "fail"]);
@@ -32,8 +33,10 @@ export const BORDERLINE_THRESHOLD = 0.6;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { verdictOfScore } from "./result.ts";
- * verdictOfScore(0.6); // "borderline"
+ * assert.equal(verdictOfScore(0.6), "borderline");
+ * assert.equal(verdictOfScore(0.8), "pass");
  * ```
  */
 export function verdictOfScore(score: number): Verdict {
@@ -133,8 +136,10 @@ export const EvaluationScoreSchema = z.object({
  *
  * @example
  * ```ts
- * import type { EvaluationScore } from "@agentv/agentv";
+ * import assert from "node:assert/strict";
+ * import { type EvaluationScore, EvaluationScoreSchema } from "./result.ts";
  * const s: EvaluationScore = { score: 1, verdict: "pass", hits: ["ok"], misses: [] };
+ * assert.equal(EvaluationScoreSchema.safeParse(s).success, true);
  * ```
  */
 export interface EvaluationScore {
@@ -224,9 +229,9 @@ export const CaseStatusSchema = z.enum(["ok", "error", "skipped"]);
 /**
  * One line of a results file. Every key is present on every row agentv writes (`null` when it does
  * not apply); `output_messages` alone may be left out of the stored line when the trace is only
- * the answer (`lib/results/row_format.ts`). `dry_run` is set on `--dry-run` rows only;
- * `expected_output` on the rows of cases that have one. `input` and `expected_outcome` are absent
- * from rows written before agentv recorded them.
+ * the answer (`lib/results/row_format.ts`). `dry_run` is set on `--dry-run` rows only. `input`,
+ * `expected_outcome` and `expected_output` are absent from rows written before agentv recorded
+ * them.
  */
 export const ResultRowSchema = z.looseObject({
   run_id: z.string().nullable(),
@@ -254,7 +259,8 @@ export const ResultRowSchema = z.looseObject({
   dry_run: z.boolean().optional(),
   input: z.array(RecordedMessageSchema).optional(),
   expected_outcome: z.string().optional(),
-  expected_output: z.array(RecordedMessageSchema).optional(),
+  expected_output: z.array(RecordedMessageSchema).nullable().optional(),
+  integrity: IntegritySchema.optional(),
 });
 
 /** Row keys that are `null` when they do not apply (and when an older file left them out). */
@@ -328,8 +334,17 @@ export interface ResultRow {
   input?: RecordedMessage[];
   /** What a good answer does (the case's `expected_outcome`); absent on older rows. */
   expected_outcome?: string;
-  /** The case's expected messages, when it has some (recorded as `input` is). */
-  expected_output?: RecordedMessage[];
+  /**
+   * The case's expected messages (recorded as `input` is), `null` when it has none; absent on
+   * older rows.
+   */
+  expected_output?: RecordedMessage[] | null;
+  /**
+   * What the integrity guard found (rows of agent targets, and of cases with `integrity: on`):
+   * `clean`, `flagged` (the case failed; see `findings`) or `skipped` (`integrity: off`). Absent
+   * on other rows and in files written before it existed.
+   */
+  integrity?: Integrity;
   /** Other keys are kept. */
   [key: string]: unknown;
 }

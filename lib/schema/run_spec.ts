@@ -4,9 +4,9 @@
  * value changes the run's results, and how the run record keeps it. Everything else is derived
  * from this table: the `run` command's parser and `--help` (`lib/cli/run_args.ts`), `runEval`'s
  * argument ({@link RunSpec}), the run record's `options` and its JSON Schema
- * (`run_spec_record.ts`), the checks of a resume, a rerun and a merge, the options table of the
- * README and the generated types (`run_spec_types.ts`, written by `tools/generate.ts`). The
- * combinations of options that are refused are in `run_spec_rules.ts`.
+ * (`run_spec_record.ts`), the checks of a resume, a rerun and a merge, the options table of
+ * `docs/commands/run.md` and the generated types (`run_spec_types.ts`, written by
+ * `tools/generate.ts`). The combinations of options that are refused are in `run_spec_rules.ts`.
  *
  * One precedence rule for every option (`settleRunSpec` in `lib/run/settle_spec.ts`): the value
  * given (a flag, or `runEval`'s argument; a resumed or rerun run's record counts as given), else
@@ -14,7 +14,7 @@
  * else the default.
  *
  * Adding an option: one entry here, its behaviour where it acts, then `deno run --allow-read
- * --allow-write --allow-run tools/generate.ts` (the types, `schema/run.schema.json` and the README
+ * --allow-write --allow-run tools/generate.ts` (the types, `schema/run.schema.json` and the docs
  * table; a test fails while they are stale).
  *
  * @module
@@ -27,16 +27,18 @@ import {
   choiceText,
   globText,
   numberText,
+  recordedTargetNames,
   REPORT_FORMATS,
   reportText,
   type RunOptionDef,
   shardText,
+  targetNamesText,
   trialsGateText,
   trialsText,
 } from "./run_option.ts";
 import type { RunCommandValues, RunSpec } from "./run_spec_types.ts";
 import { type TrialsGate, TrialsGateSchema } from "./trials.ts";
-import { MAX_TRIALS } from "./eval_file.ts";
+import { MAX_TRIALS, TargetListSchema } from "./eval_file.ts";
 
 export type { RunCommandValues, RunSpec };
 
@@ -51,12 +53,17 @@ const since = <S extends z.ZodType>(schema: S): z.ZodOptional<S> => schema.optio
 /** Every run option, in `--help` order. See the module doc. */
 export const RUN_OPTIONS = {
   target: {
-    schema: z.string().min(1),
+    schema: z.union([z.string().min(1), TargetListSchema]),
     flag: "target",
-    value: "NAME",
-    help: "Use this target for every case",
+    value: "NAME[,NAME...]",
+    help: "Use this target for every case; a,b,c runs every case against each of them",
     effect: "results",
-    record: { key: "target", schema: nullable(z.string()) },
+    record: {
+      key: "target",
+      schema: nullable(z.union([z.string(), z.array(z.string())])),
+      encode: ({ target }) => recordedTargetNames(target),
+    },
+    parse: targetNamesText,
   },
   targetsFile: {
     schema: z.string().min(1),
@@ -209,7 +216,7 @@ export const RUN_OPTIONS = {
     schema: z.number().int().min(1),
     flag: "max-cases",
     value: "N",
-    help: "Run at most N cases (after --filter and --shard, in plan order; each with its trials)",
+    help: "Run at most N cases (after --filter and --shard, in plan order; with targets, trials)",
     effect: "results",
     rerunMayNarrow: true,
     record: { key: "max_cases", schema: since(nullable(z.number())) },

@@ -63,11 +63,18 @@ export function copilotCliArgs(settings: CopilotCliSettings): string[] {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { copilotCliEnv } from "./copilot_cli.ts";
- * copilotCliEnv({ PATH: "/bin", COPILOT_PROVIDER_API_KEY: "k", GITHUB_TOKEN: "t" }, {
- *   name: "c", provider: "copilot-cli", base_url: "http://127.0.0.1:8080/v1",
+ * const env = copilotCliEnv({ PATH: "/bin", COPILOT_PROVIDER_API_KEY: "k", GITHUB_TOKEN: "t" }, {
+ *   name: "c",
+ *   provider: "copilot-cli",
+ *   base_url: "http://127.0.0.1:8080/v1",
  * });
- * // { PATH: "/bin", COPILOT_PROVIDER_API_KEY: "k", COPILOT_PROVIDER_BASE_URL: "http://127.0.0.1:8080/v1" }
+ * assert.deepEqual(env, {
+ *   PATH: "/bin",
+ *   COPILOT_PROVIDER_API_KEY: "k",
+ *   COPILOT_PROVIDER_BASE_URL: "http://127.0.0.1:8080/v1",
+ * });
  * ```
  */
 export function copilotCliEnv(
@@ -86,9 +93,12 @@ export function copilotCliEnv(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { copilotCliModelEndpoint } from "./copilot_cli.ts";
- * copilotCliModelEndpoint({ name: "c", provider: "copilot-cli" }, {});
- * // "https://api.githubcopilot.com"
+ * assert.equal(
+ *   copilotCliModelEndpoint({ name: "c", provider: "copilot-cli" }, {}),
+ *   "https://api.githubcopilot.com",
+ * );
  * ```
  */
 export function copilotCliModelEndpoint(

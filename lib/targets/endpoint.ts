@@ -16,9 +16,12 @@ import { OPENAI_BASE_URL } from "./openai.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { httpEndpoint } from "./endpoint.ts";
- * httpEndpoint("openai", { base_url: "http://127.0.0.1:8000/v1/" });
- * // "http://127.0.0.1:8000/v1/chat/completions"
+ * assert.equal(
+ *   httpEndpoint("openai", { base_url: "http://127.0.0.1:8000/v1/" }),
+ *   "http://127.0.0.1:8000/v1/chat/completions",
+ * );
  * ```
  */
 export function httpEndpoint(

@@ -59,11 +59,18 @@ export function geminiCliArgs(settings: GeminiCliSettings): string[] {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { geminiCliEnv } from "./gemini_cli.ts";
- * geminiCliEnv({ PATH: "/bin", GEMINI_API_KEY: "g", OPENAI_API_KEY: "o" }, {
- *   name: "g", provider: "gemini-cli", base_url: "http://127.0.0.1:8080",
+ * const env = geminiCliEnv({ PATH: "/bin", GEMINI_API_KEY: "g", OPENAI_API_KEY: "o" }, {
+ *   name: "g",
+ *   provider: "gemini-cli",
+ *   base_url: "http://127.0.0.1:8080",
  * });
- * // { PATH: "/bin", GEMINI_API_KEY: "g", GOOGLE_GEMINI_BASE_URL: "http://127.0.0.1:8080" }
+ * assert.deepEqual(env, {
+ *   PATH: "/bin",
+ *   GEMINI_API_KEY: "g",
+ *   GOOGLE_GEMINI_BASE_URL: "http://127.0.0.1:8080",
+ * });
  * ```
  */
 export function geminiCliEnv(
@@ -82,9 +89,12 @@ export function geminiCliEnv(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { geminiCliModelEndpoint } from "./gemini_cli.ts";
- * geminiCliModelEndpoint({ name: "g", provider: "gemini-cli" }, {});
- * // "https://generativelanguage.googleapis.com"
+ * assert.equal(
+ *   geminiCliModelEndpoint({ name: "g", provider: "gemini-cli" }, {}),
+ *   "https://generativelanguage.googleapis.com",
+ * );
  * ```
  */
 export function geminiCliModelEndpoint(

@@ -33,10 +33,13 @@ function hostOf(url: string): string | undefined {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { connectionProblem } from "./http_errors.ts";
  * const cause = new Error("client error (Connect): tcp connect error: Connection refused (os error 111)");
- * connectionProblem(new TypeError("fetch failed", { cause }), "http://127.0.0.1:18099/v1/chat/completions");
- * // "connection refused to http://127.0.0.1:18099/v1/chat/completions: nothing listens there; start the server or fix the URL"
+ * assert.equal(
+ *   connectionProblem(new TypeError("fetch failed", { cause }), "http://127.0.0.1:18099/v1/chat/completions"),
+ *   "connection refused to http://127.0.0.1:18099/v1/chat/completions: nothing listens there; start the server or fix the URL",
+ * );
  * ```
  */
 export function connectionProblem(error: unknown, url: string): string {
@@ -74,9 +77,12 @@ export function connectionProblem(error: unknown, url: string): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { notFoundHint } from "./http_errors.ts";
- * notFoundHint("http://127.0.0.1:8000/chat/completions");
- * // "the URL has no /v1: does base_url need it (e.g. http://127.0.0.1:8000/v1)?"
+ * assert.equal(
+ *   notFoundHint("http://127.0.0.1:8000/chat/completions"),
+ *   "the URL has no /v1: does base_url need it (e.g. http://127.0.0.1:8000/v1)?",
+ * );
  * ```
  */
 export function notFoundHint(url: string): string | undefined {

@@ -27,10 +27,11 @@ function expectedOutcome(text: string): string | undefined {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { mockJudgeReply } from "./mock_judge.ts";
  * const reply = JSON.parse(mockJudgeReply("- [polite] (REQUIRED): Is polite", "mock judge"));
- * reply.score; // 1
- * reply.checks[0].id; // "polite"
+ * assert.equal(reply.score, 1);
+ * assert.equal(reply.checks[0].id, "polite");
  * ```
  */
 export function mockJudgeReply(prompt: string, who: string): string {

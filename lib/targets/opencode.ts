@@ -81,12 +81,18 @@ function configOf(text: string | undefined): Record<string, unknown> | undefined
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { opencodeEnv } from "./opencode.ts";
- * opencodeEnv({ PATH: "/bin" }, {
- *   name: "o", provider: "opencode", model: "local/qwen3", base_url: "http://127.0.0.1:8080/v1",
+ * const env = opencodeEnv({ PATH: "/bin" }, {
+ *   name: "o",
+ *   provider: "opencode",
+ *   model: "local/qwen3",
+ *   base_url: "http://127.0.0.1:8080/v1",
  * });
- * // { PATH: "/bin",
- * //   OPENCODE_CONFIG_CONTENT: '{"provider":{"local":{"options":{"baseURL":"http://127.0.0.1:8080/v1"}}}}' }
+ * assert.deepEqual(env, {
+ *   PATH: "/bin",
+ *   OPENCODE_CONFIG_CONTENT: '{"provider":{"local":{"options":{"baseURL":"http://127.0.0.1:8080/v1"}}}}',
+ * });
  * ```
  */
 export function opencodeEnv(
@@ -134,11 +140,12 @@ export function opencodeEnv(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { opencodeModelEndpoint } from "./opencode.ts";
- * opencodeModelEndpoint({ name: "o", provider: "opencode", model: "local/m" }, {
+ * const endpoint = opencodeModelEndpoint({ name: "o", provider: "opencode", model: "local/m" }, {
  *   OPENCODE_CONFIG_CONTENT: '{"provider":{"local":{"options":{"baseURL":"http://127.0.0.1:9/v1"}}}}',
  * });
- * // "http://127.0.0.1:9/v1"
+ * assert.equal(endpoint, "http://127.0.0.1:9/v1");
  * ```
  */
 export function opencodeModelEndpoint(

@@ -11,9 +11,12 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { jsonLineDetail } from "./json_line_error.ts";
- * jsonLineDetail("Expected double-quoted property name in JSON at position 46 (line 1 column 47)");
- * // "Expected double-quoted property name in JSON"
+ * assert.equal(
+ *   jsonLineDetail("Expected double-quoted property name in JSON at position 46 (line 1 column 47)"),
+ *   "Expected double-quoted property name in JSON",
+ * );
  * ```
  */
 export function jsonLineDetail(message: string): string {
@@ -26,9 +29,10 @@ export function jsonLineDetail(message: string): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { jsonLineColumn } from "./json_line_error.ts";
- * jsonLineColumn("Unexpected token in JSON at position 46 (line 1 column 47)"); // 47
- * jsonLineColumn("Unexpected token in JSON at position 9"); // 10
+ * assert.equal(jsonLineColumn("Unexpected token in JSON at position 46 (line 1 column 47)"), 47);
+ * assert.equal(jsonLineColumn("Unexpected token in JSON at position 9"), 10);
  * ```
  */
 export function jsonLineColumn(message: string): number | undefined {
@@ -43,9 +47,12 @@ export function jsonLineColumn(message: string): number | undefined {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { invalidJsonLine } from "./json_line_error.ts";
- * invalidJsonLine(2, "Unexpected end of JSON input");
- * // "Line 2: Invalid JSON - Unexpected end of JSON input"
+ * assert.equal(
+ *   invalidJsonLine(2, "Unexpected end of JSON input"),
+ *   "Line 2: Invalid JSON - Unexpected end of JSON input",
+ * );
  * ```
  */
 export function invalidJsonLine(line: number, message: string, column?: number): string {

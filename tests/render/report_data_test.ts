@@ -124,3 +124,19 @@ Deno.test("rows of odd shapes (a foreign file's) give figures instead of breakin
   assert.equal(data.figures.total, 1);
   assert.equal(data.figures.scores.mean, 0);
 });
+
+Deno.test("with several targets, each (case, target) is a group of its own", () => {
+  const rows = [
+    ...trialRows(),
+    ...trialRows().map((r) => ({ ...r, target: "other", score: 1, verdict: "pass" as const })),
+  ];
+  const { trials, run } = reportData(rows);
+  assert.equal(trials!.cases.length, 10);
+  const coin = trials!.cases.filter((c) => c.eval_id === "coin");
+  assert.deepEqual(coin.map((c) => [c.target, c.verdict, c.passed]), [
+    ["default", "fail", 3],
+    ["other", "pass", 6],
+  ]);
+  assert.ok(coin[1].rows.every((i) => rows[i].target === "other"));
+  assert.deepEqual(run.targets.map((t) => t.name), ["default", "other"]);
+});

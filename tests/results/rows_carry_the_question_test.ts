@@ -76,7 +76,7 @@ Deno.test("a row records the input as sent (small files inline, large ones by si
   assert.equal(text.includes(p.dir), false);
 });
 
-Deno.test("a case without an expected output records none, and error rows carry the question too", async () => {
+Deno.test("a case without an expected output records null, and error rows carry the question too", async () => {
   await using p = await project({
     ".agentv/targets.yaml": mockTargets("hi"),
     "evals/a.yaml": `evalcases:
@@ -92,7 +92,7 @@ Deno.test("a case without an expected output records none, and error rows carry 
   });
   const { rows } = await runEval({ files: ["evals/a.yaml"], env: {}, cwd: p.dir, timeoutMs: 5000 });
   const byId = Object.fromEntries(rows.map((r) => [r.eval_id, r]));
-  assert.equal("expected_output" in byId.plain, false);
+  assert.equal(byId.plain.expected_output, null);
   assert.deepEqual(byId.plain.input, [{ role: "user", content: "Say hi" }]);
   assert.equal(byId["no-target"].status, "error");
   assert.deepEqual(byId["no-target"].input, [{ role: "user", content: "Say hi" }]);
