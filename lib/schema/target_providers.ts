@@ -20,6 +20,7 @@ export const RUNNABLE_PROVIDERS = [
   "qwen-code",
   "copilot-cli",
   "opencode",
+  "pi",
 ] as const;
 
 /**
@@ -33,6 +34,7 @@ export const AGENT_PROVIDERS = [
   "qwen-code",
   "copilot-cli",
   "opencode",
+  "pi",
 ] as const satisfies readonly RunnableProvider[];
 
 /** An agent CLI provider kind. */
@@ -67,7 +69,6 @@ export const PROVIDER_ALIASES: Readonly<Record<string, ProviderKind>> = {
   "codex-cli": "codex",
   qwen: "qwen-code",
   copilot: "copilot-cli",
-  pi: "pi-coding-agent",
 };
 
 /** Every provider name accepted in a targets file (kinds and aliases). */
@@ -130,4 +131,5 @@ export const SETTING_ALIASES: Readonly<Record<RunnableProvider, Record<string, s
   "qwen-code": { command: "executable", binary: "executable", arguments: "args" },
   "copilot-cli": { command: "executable", binary: "executable", arguments: "args" },
   opencode: { command: "executable", binary: "executable", arguments: "args" },
+  pi: { command: "executable", binary: "executable", arguments: "args" },
 };

@@ -1,8 +1,8 @@
 /**
  * Settings schemas of runnable providers, one per provider family: the keys every target takes,
  * the HTTP model providers (`openai`, `azure`, `anthropic`, `gemini`), the `cli` provider, the
- * agent CLIs (`codex`, `claude-code`, `gemini-cli`, `qwen-code`, `copilot-cli`, `opencode`) and
- * `mock`. {@link targetSettingsSchema} builds a provider's
+ * agent CLIs (`codex`, `claude-code`, `gemini-cli`, `qwen-code`, `copilot-cli`, `opencode`, `pi`)
+ * and `mock`. {@link targetSettingsSchema} builds a provider's
  * schema on its first use only; the resolved settings types are derived from the schemas.
  *
  * @module
@@ -88,7 +88,7 @@ function httpShape(mode: SchemaMode) {
 
 /**
  * Settings of agent CLI targets (`codex`, `claude-code`, `gemini-cli`, `qwen-code`,
- * `copilot-cli`, `opencode`): the executable, model, extra arguments, a system prompt, the time limit and the
+ * `copilot-cli`, `opencode`, `pi`): the executable, model, extra arguments, a system prompt, the time limit and the
  * environment names passed through.
  */
 function agentShape(mode: SchemaMode) {
@@ -189,6 +189,7 @@ function providerShapes(mode: SchemaMode) {
     "qwen-code": () => ({ ...common(), ...agentShape(mode), base_url: url(mode, "base_url") }),
     "copilot-cli": () => ({ ...common(), ...agentShape(mode), base_url: url(mode, "base_url") }),
     opencode: () => ({ ...common(), ...agentShape(mode), base_url: url(mode, "base_url") }),
+    pi: () => ({ ...common(), ...agentShape(mode), base_url: url(mode, "base_url") }),
     mock: () => ({
       ...common(),
       response: z.union([z.string(), z.record(z.string(), z.unknown()), z.array(z.unknown())], {
@@ -242,6 +243,7 @@ function objectSchemas(mode: SchemaMode) {
     "qwen-code": z.looseObject(shapes["qwen-code"]()),
     "copilot-cli": z.looseObject(shapes["copilot-cli"]()),
     opencode: z.looseObject(shapes.opencode()),
+    pi: z.looseObject(shapes.pi()),
   };
 }
 
@@ -269,6 +271,8 @@ export type QwenCodeSettings = z.output<ProviderSchemas["qwen-code"]>;
 export type CopilotCliSettings = z.output<ProviderSchemas["copilot-cli"]>;
 /** Settings of an `opencode` target, resolved. */
 export type OpencodeSettings = z.output<ProviderSchemas["opencode"]>;
+/** Settings of a `pi` target, resolved. */
+export type PiSettings = z.output<ProviderSchemas["pi"]>;
 /** A CLI healthcheck. */
 export type CliHealthcheck = NonNullable<CliSettings["healthcheck"]>;
 
@@ -298,6 +302,8 @@ export interface ProviderSettingsMap {
   "copilot-cli": CopilotCliSettings;
   /** `opencode` */
   opencode: OpencodeSettings;
+  /** `pi` */
+  pi: PiSettings;
 }
 
 /** Result of checking one target definition: typed settings, by provider. */

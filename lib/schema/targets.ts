@@ -44,6 +44,7 @@ export type {
   OpenAISettings,
   OpencodeSettings,
   ParsedTargetSettings,
+  PiSettings,
   ProviderSettingsMap,
   QwenCodeSettings,
 } from "./target_settings.ts";

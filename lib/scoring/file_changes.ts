@@ -151,7 +151,7 @@ export async function evaluateFileChanges(
       config.name,
       "the case ran without a workspace, so there are no file changes to check; give its target " +
         "or case a `workspace_template` (or use an agent target: claude-code, codex, gemini-cli, " +
-        "qwen-code, copilot-cli, opencode)",
+        "qwen-code, copilot-cli, opencode, pi)",
     );
   }
   for (const item of config.expected) {

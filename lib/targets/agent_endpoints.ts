@@ -10,6 +10,7 @@ import type { AgentProvider, ProviderSettingsMap } from "../schema/targets.ts";
 import { copilotCliModelEndpoint } from "./copilot_cli.ts";
 import { geminiCliModelEndpoint } from "./gemini_cli.ts";
 import { opencodeModelEndpoint } from "./opencode.ts";
+import { piModelEndpoint } from "./pi.ts";
 import { qwenCodeModelEndpoint } from "./qwen_code.ts";
 
 type Endpoint<K extends AgentProvider> = (
@@ -23,12 +24,13 @@ const ENDPOINTS: { readonly [K in AgentProvider]?: Endpoint<K> } = {
   "qwen-code": qwenCodeModelEndpoint,
   "copilot-cli": copilotCliModelEndpoint,
   opencode: opencodeModelEndpoint,
+  pi: piModelEndpoint,
 };
 
 /**
  * The URL the agent CLI of `kind` calls its model at (`base_url`, else the variable the CLI reads,
  * else its provider's public default), or `undefined` when agentv cannot tell (an opencode
- * provider configured in opencode's own files, a kind not listed here).
+ * provider configured in opencode's own files, a pi model of a built-in provider other than OpenAI, a kind not listed here).
  *
  * @example
  * ```ts

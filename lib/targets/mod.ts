@@ -23,3 +23,4 @@ export { type CodexStreamParserOptions, createCodexStreamParser } from "./codex_
 export { createGeminiCliStreamParser } from "./gemini_cli_stream.ts";
 export { createCopilotStreamParser } from "./copilot_stream.ts";
 export { createOpencodeStreamParser } from "./opencode_stream.ts";
+export { createPiStreamParser, type PiStreamParserOptions } from "./pi_stream.ts";

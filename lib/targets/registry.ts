@@ -39,6 +39,7 @@ import { httpEndpoint } from "./endpoint.ts";
 import { createMockTarget } from "./mock.ts";
 import { createOpenAITarget } from "./openai.ts";
 import { createOpencodeTarget } from "./opencode.ts";
+import { createPiTarget } from "./pi.ts";
 import { createQwenCodeTarget } from "./qwen_code.ts";
 import { ConsentGrant } from "./consent.ts";
 import { commandPermits, guardedFetch, sentVariables, targetNeeds } from "./target_needs.ts";
@@ -96,6 +97,7 @@ const FACTORIES: Record<RunnableProvider, Factory> = {
   "qwen-code": createQwenCodeTarget,
   "copilot-cli": createCopilotCliTarget,
   opencode: createOpencodeTarget,
+  pi: createPiTarget,
 };
 
 /**

@@ -3,7 +3,7 @@
  *
  * - `cli`: its `command_template` (`cli_target`), a command healthcheck (`healthcheck`), and an
  *   HTTP healthcheck whose URL carries `${{ VAR }}` values (`env_host`);
- * - agent CLIs (`claude-code`, `codex`, `gemini-cli`, `qwen-code`, `copilot-cli`, `opencode`):
+ * - agent CLIs (`claude-code`, `codex`, `gemini-cli`, `qwen-code`, `copilot-cli`, `opencode`, `pi`):
  *   the agent's executable with its arguments (`agent_target`);
  * - `openai`, `azure`, `anthropic`, `gemini`: any `${{ VAR }}` value in a setting that is sent
  *   (`api_key`, `headers`, `model`, the URL itself, ...) when the endpoint is not the provider's
@@ -33,6 +33,7 @@ import { GEMINI_BASE_URL } from "./gemini.ts";
 import { geminiCliArgs } from "./gemini_cli.ts";
 import { OPENAI_BASE_URL } from "./openai.ts";
 import { opencodeArgs } from "./opencode.ts";
+import { piArgs } from "./pi.ts";
 import { qwenCodeArgs } from "./qwen_code.ts";
 
 /** A target's need before it is placed in its targets file, with the setting it is written at. */
@@ -80,6 +81,7 @@ const AGENT_COMMANDS: {
   "qwen-code": { executable: "qwen", args: qwenCodeArgs },
   "copilot-cli": { executable: "copilot", args: copilotCliArgs },
   opencode: { executable: "opencode", args: opencodeArgs },
+  pi: { executable: "pi", args: piArgs },
 };
 
 /**
@@ -197,7 +199,8 @@ export function targetNeeds(spec: TargetNeedsSpec): TargetNeed[] {
     case "gemini-cli":
     case "qwen-code":
     case "copilot-cli":
-    case "opencode": {
+    case "opencode":
+    case "pi": {
       const command = AGENT_COMMANDS[kind];
       const executable = typeof settings.executable === "string"
         ? settings.executable

@@ -1,6 +1,6 @@
 /**
  * Finds the real agent CLIs (Claude Code, Codex, Gemini CLI, Qwen Code, GitHub Copilot CLI,
- * opencode) for the end-to-end tests. `.ci/run` installs the
+ * opencode, pi) for the end-to-end tests. `.ci/run` installs the
  * pinned versions below with npm into a tools folder outside the repo
  * (`$AGENTV_TOOLS_DIR`, default `$HOME/.cache/agentv-tools`); `.ci/run` reads the versions from
  * this file, so this is the one place they are pinned.
@@ -32,9 +32,11 @@ export const QWEN_CODE_VERSION = "0.24.4";
 export const COPILOT_CLI_VERSION = "1.0.102";
 /** Pinned `opencode-ai` version (read by `.ci/run`). */
 export const OPENCODE_VERSION = "1.18.33";
+/** Pinned `@mariozechner/pi-coding-agent` version (read by `.ci/run`). */
+export const PI_VERSION = "0.73.1";
 
 /** The agent CLIs the tests use (by executable name). */
-export type AgentCliName = "claude" | "codex" | "gemini" | "qwen" | "copilot" | "opencode";
+export type AgentCliName = "claude" | "codex" | "gemini" | "qwen" | "copilot" | "opencode" | "pi";
 
 const PACKAGES: Record<AgentCliName, { pkg: string; version: string }> = {
   claude: { pkg: "@anthropic-ai/claude-code", version: CLAUDE_CODE_VERSION },
@@ -43,6 +45,7 @@ const PACKAGES: Record<AgentCliName, { pkg: string; version: string }> = {
   qwen: { pkg: "@qwen-code/qwen-code", version: QWEN_CODE_VERSION },
   copilot: { pkg: "@github/copilot", version: COPILOT_CLI_VERSION },
   opencode: { pkg: "opencode-ai", version: OPENCODE_VERSION },
+  pi: { pkg: "@mariozechner/pi-coding-agent", version: PI_VERSION },
 };
 
 /** Where `.ci/run` installs the CLIs: `$AGENTV_TOOLS_DIR`, else `$HOME/.cache/agentv-tools`. */

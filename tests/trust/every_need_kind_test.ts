@@ -93,6 +93,7 @@ function targets(
     "qwen-code": [{ name: "qwen", provider: "qwen-code", executable: `${M}/bin/qwen` }],
     "copilot-cli": [{ name: "copilot", provider: "copilot-cli", executable: `${M}/bin/copilot` }],
     opencode: [{ name: "opencode", provider: "opencode", executable: `${M}/bin/opencode` }],
+    pi: [{ name: "pi", provider: "pi", executable: `${M}/bin/pi` }],
     openai: [{
       name: "openai",
       provider: "openai",
@@ -182,7 +183,9 @@ async function everyKind() {
   await Deno.writeTextFile(join(M, "bin/copilot"), agent(`${M}/M_copilot`, copilotStream));
   const opencodeStream = fixture("agents/opencode/shell_edit_and_failing_steps.jsonl");
   await Deno.writeTextFile(join(M, "bin/opencode"), agent(`${M}/M_opencode`, opencodeStream));
-  for (const bin of ["claude", "codex", "gemini", "qwen", "copilot", "opencode"]) {
+  const piStream = fixture("agents/pi/shell_edit_and_failing_step.jsonl");
+  await Deno.writeTextFile(join(M, "bin/pi"), agent(`${M}/M_pi`, piStream));
+  for (const bin of ["claude", "codex", "gemini", "qwen", "copilot", "opencode", "pi"]) {
     await Deno.chmod(join(M, "bin", bin), 0o755);
   }
   return {
@@ -236,6 +239,7 @@ Deno.test("every evaluator and provider kind: refused, nothing starts and no ser
     "M_healthcheck",
     "M_member",
     "M_opencode",
+    "M_pi",
     "M_qwen",
     "M_setup",
     "M_string",
