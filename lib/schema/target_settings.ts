@@ -19,6 +19,7 @@ import {
   stringMap,
   url,
 } from "./target_setting_values.ts";
+import { sandboxShape } from "./sandbox.ts";
 
 /** Placeholders a CLI `command_template` may use. */
 export const CLI_PLACEHOLDERS = [
@@ -83,13 +84,15 @@ function httpShape(mode: SchemaMode) {
 }
 
 /**
- * Settings of agent CLI targets (`codex`, `claude-code`): the executable, model, extra arguments,
- * a system prompt, the time limit and the environment names passed through.
+ * Settings of agent CLI targets (`codex`, `claude-code`): the executable, model, the model
+ * endpoint (`base_url`, handed to each CLI its own way), extra arguments, a system prompt, the
+ * time limit, the environment names passed through and the sandbox (`sandbox.ts`).
  */
 function agentShape(mode: SchemaMode) {
   return {
     executable: str("executable").min(1, { error: "executable must not be empty" }).optional(),
     model: str("model").optional(),
+    base_url: url(mode, "base_url"),
     args: z.array(z.string({ error: "args entries must be strings" }), {
       error: "args must be a list of strings, e.g. [--sandbox, workspace-write]",
     }).optional(),
@@ -102,6 +105,7 @@ function agentShape(mode: SchemaMode) {
       },
     ).optional(),
     max_output_bytes: num(mode, "max_output_bytes", { int: true, min: 1, max: 1024 * 1024 * 1024 }),
+    ...sandboxShape(),
   };
 }
 
@@ -170,6 +174,7 @@ function providerShapes(mode: SchemaMode) {
         error:
           "env must be a list of variable names passed on from the environment, or a mapping of names to values",
       }).optional(),
+      ...sandboxShape(),
     }),
     codex: () => ({ ...common(), ...agentShape(mode) }),
     "claude-code": () => ({
