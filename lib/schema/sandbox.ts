@@ -16,15 +16,13 @@
 import { z } from "zod";
 import type { Assert, Same } from "./_type_check.ts";
 
-/** The kinds of sandbox (`sandbox:`). */
-export const SANDBOX_MODES = ["none", "bubblewrap", "docker"] as const;
-/** A kind of sandbox. */
-export type SandboxMode = typeof SANDBOX_MODES[number];
+/** A kind of sandbox (`sandbox:`). */
+export type SandboxMode = "none" | "bubblewrap" | "docker";
+const SANDBOX_MODES = ["none", "bubblewrap", "docker"] as const;
 
 /** What a sandboxed process may reach (`network:`). */
-export const NETWORK_MODES = ["model-only", "none", "host"] as const;
-/** A network rule. */
-export type NetworkMode = typeof NETWORK_MODES[number];
+export type NetworkMode = "model-only" | "none" | "host";
+const NETWORK_MODES = ["model-only", "none", "host"] as const;
 
 /** `host:port`, `[v6]:port`; the port is required. */
 const HOST_PORT = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?):\d{1,5}$/;
@@ -103,4 +101,6 @@ export const SANDBOX_KEYS: readonly string[] = Object.keys(sandboxShape());
 // The explicit type must say exactly what the schema produces.
 type _Checks = [
   Assert<Same<SandboxSettings, z.output<z.ZodObject<ReturnType<typeof sandboxShape>>>>>,
+  Assert<Same<SandboxMode, typeof SANDBOX_MODES[number]>>,
+  Assert<Same<NetworkMode, typeof NETWORK_MODES[number]>>,
 ];

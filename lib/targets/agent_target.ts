@@ -1,15 +1,83 @@
 /**
  * One invocation of an agent CLI target (`claude-code`, `codex`): start the agent in the case's
- * workspace with the prompt on stdin, feed its stream to the target's parser, and turn the trace
- * and the process's end into a response, or a {@link TargetError} carrying the trace so far.
+ * workspace with the prompt on stdin, inside its sandbox when it has one (`sandbox_launch.ts`:
+ * the workspace and the CLI's own state folders writable, the case's input files readable, its
+ * model endpoint reachable), feed its stream to the target's parser, and turn the trace and the
+ * process's end into a response, or a {@link TargetError} carrying the trace so far.
  *
  * @module
  */
+import { resolve } from "node:path";
 import { type AgentRunResult, runAgentCli } from "./agent_cli.ts";
 import type { AgentStreamParser, AgentTrace } from "./agent_trace.ts";
 import { tail } from "./shell.ts";
 import { TargetError, type TargetRequest, type TargetResponse } from "./types.ts";
 import type { CommandPermit } from "./consent.ts";
+import { type OpenSandbox, openSandbox } from "./sandbox_launch.ts";
+import {
+  type Endpoint,
+  endpointOfUrl,
+  type SandboxPolicy,
+  sandboxPolicy,
+  SandboxUnavailableError,
+} from "./sandbox_policy.ts";
+import type { ProviderContext } from "./provider_context.ts";
+import type { SandboxSettings } from "../schema/sandbox.ts";
+import { TargetConfigError } from "../dataset/targets_errors.ts";
+
+/** How an agent target is sandboxed. */
+export interface AgentSandbox {
+  /** The sandbox. */
+  policy: SandboxPolicy;
+  /** Its model endpoints (what `network: model-only` lets through, besides `allow_hosts`). */
+  endpoints: Endpoint[];
+  /** Folders the CLI keeps its own state in (e.g. `CODEX_HOME`): writable. */
+  stateDirs: string[];
+  /** Folder of the sandbox's private folder (default the OS temp folder). */
+  tempDir?: string;
+}
+
+/**
+ * The sandbox of an agent target from its settings: `undefined` when it runs without one. The
+ * model endpoint is `base_url` when set, else the first of `endpoints` (what the CLI would use
+ * from the environment or arguments agentv gives it, then the provider's public default). Throws
+ * a `TargetConfigError` when a sandbox named explicitly cannot be given.
+ */
+export function agentSandbox(
+  settings: SandboxSettings & { base_url?: string },
+  context: ProviderContext,
+  spec: { label: string; endpoints: readonly string[]; stateDirs: readonly (string | undefined)[] },
+): AgentSandbox | undefined {
+  let policy: SandboxPolicy | undefined;
+  try {
+    policy = sandboxPolicy(settings, {
+      label: spec.label,
+      agent: true,
+      ...(context.sandbox !== undefined ? { override: context.sandbox } : {}),
+      baseDir: context.targetsFileDir ?? ".",
+      ...(context.env.PATH !== undefined ? { path: context.env.PATH } : {}),
+      ...(context.onWarning ? { onWarning: context.onWarning } : {}),
+    });
+  } catch (error) {
+    if (!(error instanceof SandboxUnavailableError)) throw error;
+    throw new TargetConfigError(error.message, { target: context.name });
+  }
+  if (policy === undefined) return undefined;
+  const urls = settings.base_url !== undefined ? [settings.base_url] : spec.endpoints;
+  const endpoints: Endpoint[] = [];
+  for (const url of urls) {
+    try {
+      endpoints.push(endpointOfUrl(url));
+    } catch { /* not a URL: the CLI cannot use it either */ }
+  }
+  return {
+    policy,
+    endpoints,
+    stateDirs: spec.stateDirs.filter((d): d is string => d !== undefined && d !== "")
+      .map((d) => resolve(d)),
+    ...(context.tempDir !== undefined ? { tempDir: context.tempDir } : {}),
+  };
+}
 
 /** What differs between agent targets. */
 export interface AgentInvocation {
@@ -40,6 +108,8 @@ export interface AgentInvocation {
   parser(cwd: string): AgentStreamParser;
   /** The run's duration: the agent's own figure or the process's. */
   durationMs(trace: AgentTrace, result: AgentRunResult): number | undefined;
+  /** Its sandbox (none when absent). */
+  sandbox?: AgentSandbox;
 }
 
 /**
@@ -58,12 +128,17 @@ export async function invokeAgent(
   const [executable, ...args] = agent.permit().argv;
   const parser = agent.parser(cwd);
   let result: AgentRunResult;
+  let box: OpenSandbox | undefined;
   try {
+    box = agent.sandbox !== undefined
+      ? await openAgentSandbox(agent.sandbox, [executable, ...args], agent.env, cwd, request)
+      : undefined;
     result = await runAgentCli({
       command: executable,
       args,
       cwd,
       env: agent.env,
+      ...(box !== undefined ? { sandbox: box } : {}),
       stdin: agent.prompt(request),
       timeoutMs: agent.timeoutSeconds !== undefined
         ? Math.floor(agent.timeoutSeconds * 1000)
@@ -80,6 +155,8 @@ export async function invokeAgent(
       ? error.message
       : String(error);
     throw new TargetError(agent.redact(`${agent.label} could not start: ${reason}`));
+  } finally {
+    await box?.close();
   }
   const trace = parser.finish();
   const duration = agent.durationMs(trace, result);
@@ -90,7 +167,12 @@ export async function invokeAgent(
     ...(duration !== undefined ? { duration_ms: duration } : {}),
     ...(trace.turns !== undefined ? { turns: trace.turns } : {}),
     ...(request.logPath !== undefined ? { log_path: request.logPath } : {}),
-    request: { command: executable, args, cwd },
+    request: {
+      command: executable,
+      args,
+      cwd,
+      ...(agent.sandbox !== undefined ? { sandbox: agent.sandbox.policy.mode } : {}),
+    },
   };
   const failure = failureOf(agent, trace, result);
   if (failure !== undefined) {
@@ -100,6 +182,26 @@ export async function invokeAgent(
     });
   }
   return response;
+}
+
+/** Opens the sandbox of one run: the workspace and state folders writable, input files readable. */
+function openAgentSandbox(
+  sandbox: AgentSandbox,
+  argv: string[],
+  env: Record<string, string>,
+  cwd: string,
+  request: TargetRequest,
+): Promise<OpenSandbox> {
+  const files = request.evalCase.file_paths.map((p) => resolve(request.evalDir, p));
+  return openSandbox(sandbox.policy, {
+    argv,
+    env,
+    cwd,
+    writable: [cwd, ...sandbox.stateDirs],
+    readOnly: files,
+    endpoints: sandbox.endpoints,
+    ...(sandbox.tempDir !== undefined ? { tempDir: sandbox.tempDir } : {}),
+  });
 }
 
 /** Why a finished run is a case error (the agent's own words when it gave some), if it is. */

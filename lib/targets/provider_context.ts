@@ -5,6 +5,7 @@
  */
 import { type Target, TargetError } from "./types.ts";
 import type { CommandPermit } from "./consent.ts";
+import type { SandboxMode } from "../schema/sandbox.ts";
 
 /** Context shared by provider factories. */
 export interface ProviderContext {
@@ -28,6 +29,8 @@ export interface ProviderContext {
    * not hold it. The registry always sets it; a provider made without it starts nothing.
    */
   permit?(kind: "cli_target" | "healthcheck" | "agent_target"): CommandPermit;
+  /** The run's `--sandbox`: replaces the target's `sandbox` setting. */
+  sandbox?: SandboxMode;
 }
 
 /**

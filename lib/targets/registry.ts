@@ -39,6 +39,7 @@ import { commandPermits, guardedFetch, sentVariables, targetNeeds } from "./targ
 import type { ProviderContext, TargetCore } from "./provider_context.ts";
 import { redactText, redactValue } from "../text/redact.ts";
 import { callIdentityOf } from "./call_identity.ts";
+import type { SandboxMode } from "../schema/sandbox.ts";
 import {
   type CallIdentity,
   type RetryPolicy,
@@ -71,6 +72,11 @@ export interface CreateTargetOptions {
    * caller creates and calls itself).
    */
   consent?: ConsentGrant;
+  /**
+   * The run's `--sandbox`: replaces the `sandbox` setting of agent and `cli` targets (see
+   * `sandbox_policy.ts`). Default: each target's own setting.
+   */
+  sandbox?: SandboxMode;
 }
 
 type Factory = (settings: never, context: ProviderContext) => TargetCore;
@@ -194,6 +200,7 @@ export function createTarget(definition: TargetDefinition, options: CreateTarget
     onWarning: options.onWarning,
     tempDir: options.tempDir,
     permit: commandPermits(name, needs, consent),
+    ...(options.sandbox !== undefined ? { sandbox: options.sandbox } : {}),
   };
   const core = (FACTORIES[kind] as (s: unknown, c: ProviderContext) => TargetCore)(
     settings,

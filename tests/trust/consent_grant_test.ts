@@ -170,6 +170,9 @@ Deno.test("every process agentv starts goes through a permit", async () => {
       "scoring/judge_host.ts",
       "scoring/script_process.ts",
       "targets/agent_cli.ts",
+      "targets/sandbox_docker.ts",
+      "targets/sandbox_forwarder.ts",
+      "targets/sandbox_relay_process.ts",
       "targets/shell.ts",
     ],
     runShell: ["targets/cli.ts", "targets/shell.ts"],
@@ -187,6 +190,23 @@ Deno.test("every process agentv starts goes through a permit", async () => {
   assert.match(await source("scoring/judge_host.ts"), /Deno\.execPath\(\)/);
   // `ps` (finding an agent's leftover processes) is agentv's own, not the dataset's.
   assert.match(await source("targets/agent_cli.ts"), /new Deno\.Command\("ps"/);
+  // A sandbox's relay is agentv itself (its executable, or deno running its own relay module);
+  // `docker kill` stops a container agentv named; the forwarder, inside the sandbox, starts what
+  // follows its `--`: the permitted argv, after the sandbox's prefix (`sandbox_launch.ts`).
+  assert.match(await source("targets/sandbox_relay_process.ts"), /Deno\.execPath\(\)/);
+  assert.match(await source("targets/sandbox_docker.ts"), /args: \["kill", name\]/);
+  assert.match(
+    await source("targets/sandbox_forwarder.ts"),
+    /const \[program, \.\.\.rest\] = args\.slice\(2\)/,
+  );
+  assert.match(
+    await source("targets/sandbox_launch.ts"),
+    /\[\.\.\.layout\.prefix, \.\.\.request\.argv\]/,
+  );
+  assert.match(
+    await source("targets/agent_target.ts"),
+    /openAgentSandbox\(agent\.sandbox, \[executable, \.\.\.args\]/,
+  );
   assert.match(await source("targets/cli.ts"), /permitOf\(context, "cli_target"\)\.template/);
   assert.match(await source("targets/cli.ts"), /permitOf\(context, "healthcheck"\)\.template/);
   assert.match(await source("targets/agent_target.ts"), /agent\.permit\(\)\.argv/);

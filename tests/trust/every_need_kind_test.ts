@@ -85,8 +85,14 @@ function targets(
       command_template: `touch ${M}/M_cli_http; echo hi`,
       healthcheck: { type: "http", url: `${servers.health.url}/health?token=\${{ TOKEN }}` },
     }],
-    "claude-code": [{ name: "claude", provider: "claude-code", executable: `${M}/bin/claude` }],
-    codex: [{ name: "codex", provider: "codex", executable: `${M}/bin/codex` }],
+    // The stand-in agents touch their marker outside their workspace: their sandbox lets them.
+    "claude-code": [{
+      name: "claude",
+      provider: "claude-code",
+      executable: `${M}/bin/claude`,
+      writable: [M],
+    }],
+    codex: [{ name: "codex", provider: "codex", executable: `${M}/bin/codex`, writable: [M] }],
     openai: [{
       name: "openai",
       provider: "openai",

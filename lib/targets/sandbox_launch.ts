@@ -1,0 +1,388 @@
+/**
+ * Opens the sandbox of one process agentv starts for a case (an agent, a `cli` command, a code
+ * judge): a private folder, the relay of its network (`sandbox_relay.ts`) and the command line
+ * that starts the permitted argv inside `bwrap` or `docker`. What the process sees:
+ *
+ * - the system read-only; `/run` (sockets such as Docker's), the homes (`/home`, `/root`, `$HOME`)
+ *   and `/var/tmp` hidden behind empty folders; a private, empty, writable `$HOME` (at the same
+ *   path) and `/tmp` (`TMPDIR=/tmp`), both deleted with the sandbox;
+ * - writable: the case's workspace and the paths the caller and `writable` name; read-only: the
+ *   paths the caller and `read_only` name, the executable's install folder (an npm package's
+ *   `node_modules`, else the executable's folder), and the `PATH` folders inside a hidden home;
+ * - `network: none`: only loopback, nothing listening; `host`: the host's network;
+ *   `model-only`: only loopback, where the forwarder (`sandbox_forwarder.ts`) serves each model
+ *   endpoint on loopback at its own address and port, and an HTTP proxy at `127.0.0.1:3128`
+ *   (`HTTPS_PROXY`, `HTTP_PROXY`, `ALL_PROXY`, lower-case too, and `NODE_USE_ENV_PROXY=1`) that
+ *   reaches the other allowed addresses (`CONNECT` for HTTPS, so TLS stays end to end).
+ *
+ * The command itself is the permitted argv, unchanged, after the sandbox's own prefix.
+ *
+ * @module
+ */
+import { dirname, isAbsolute, join, resolve, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+import { bwrapArgs, type SandboxMount } from "./sandbox_bwrap.ts";
+import { dockerRunArgs, stopContainer, trackContainer } from "./sandbox_docker.ts";
+import { FORWARDER_ARG, type ForwardRule } from "./sandbox_forwarder.ts";
+import {
+  type Endpoint,
+  findExecutable,
+  type SandboxPolicy,
+  SandboxUnavailableError,
+  uniqueEndpoints,
+} from "./sandbox_policy.ts";
+import type { RelayRoute } from "./sandbox_relay.ts";
+import { type RelayProcess, startRelayProcess } from "./sandbox_relay_process.ts";
+
+/** What runs in the sandbox, and what it needs. */
+export interface SandboxRequest {
+  /** The permitted command: program, then arguments. */
+  argv: readonly string[];
+  /** Its environment (already scrubbed). */
+  env: Readonly<Record<string, string>>;
+  /** Its working folder (host path). */
+  cwd: string;
+  /** Paths it writes: the workspace, the CLI's own state folder, an output folder. */
+  writable?: readonly string[];
+  /** Paths it reads: input files, the dataset folders a command uses. */
+  readOnly?: readonly string[];
+  /** With `network: model-only`: its model endpoints (reached besides `allow_hosts`). */
+  endpoints?: readonly Endpoint[];
+  /** Folder of the private folder (default the OS temp folder). */
+  tempDir?: string;
+}
+
+/** An open sandbox: what to start, and how to end it. */
+export interface OpenSandbox {
+  /** The argv to start in place of the request's. */
+  argv: string[];
+  /** Its environment. */
+  env: Record<string, string>;
+  /** The host folder to start it in. */
+  cwd: string;
+  /** Stops what lives outside the started process's group (a container); on timeout or abort. */
+  stop(): void;
+  /** Addresses the relay refused (`host:port`). */
+  refused(): string[];
+  /** Stops the relay and removes the private folder. */
+  close(): Promise<void>;
+}
+
+/** Where the relay's sockets are, inside. */
+const SOCKETS_INSIDE = "/run/agentv";
+/** The proxy's first choice of port. */
+const PROXY_PORT = 3128;
+const PROXY_VARIABLES = ["HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY"];
+/** Hidden when they exist: user homes, runtime sockets, the other temp folder. */
+const HIDDEN = ["/home", "/root", "/run", "/var/tmp"];
+
+/** Whether `host` is a loopback address (`localhost`, `127.x.x.x`, `::1`). */
+export function isLoopback(host: string): boolean {
+  return host === "localhost" || host === "::1" || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+function isInside(path: string, dir: string): boolean {
+  return path === dir || path.startsWith(dir.endsWith(sep) ? dir : dir + sep);
+}
+
+function existingDir(path: string): boolean {
+  try {
+    return Deno.statSync(path).isDirectory;
+  } catch {
+    return false;
+  }
+}
+
+function realPath(path: string): string {
+  try {
+    return Deno.realPathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+/** The homes to hide: the standard ones, `$HOME` of the process and of agentv. */
+function hiddenRoots(env: Readonly<Record<string, string>>): string[] {
+  let own: string | undefined;
+  try {
+    own = Deno.env.get("HOME");
+  } catch { /* not permitted */ }
+  const homes = [env.HOME, own].filter((h): h is string =>
+    h !== undefined && isAbsolute(h) && resolve(h) !== "/"
+  );
+  return [...new Set([...HIDDEN, ...homes.map((h) => resolve(h))])].filter(existingDir);
+}
+
+/**
+ * The folder an executable needs readable: the outermost `node_modules` holding it (an npm
+ * package and its sibling packages, e.g. Codex's platform binary), else its own folder.
+ *
+ * @example
+ * ```ts
+ * import { installRoot } from "./sandbox_launch.ts";
+ * installRoot("/home/u/.cache/tools/node_modules/@openai/codex/bin/codex.js");
+ * // "/home/u/.cache/tools/node_modules"
+ * installRoot("/opt/agent/bin/agent"); // "/opt/agent/bin"
+ * ```
+ */
+export function installRoot(realExecutable: string): string {
+  const parts = realExecutable.split("/");
+  const at = parts.indexOf("node_modules");
+  return at > 0 ? parts.slice(0, at + 1).join("/") : dirname(realExecutable);
+}
+
+/** Where `program` is: a path (relative to `cwd`) or a name on `env.PATH`; undefined if nowhere. */
+export function locateProgram(
+  program: string,
+  env: Readonly<Record<string, string>>,
+  cwd: string,
+): string | undefined {
+  if (!program.includes("/")) return findExecutable(program, env.PATH);
+  const path = resolve(cwd, program);
+  try {
+    return Deno.statSync(path).isFile ? path : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The program's path and the read-only folders it needs, when they are hidden. */
+function programMounts(
+  program: string,
+  env: Readonly<Record<string, string>>,
+  cwd: string,
+  hidden: readonly string[],
+): string[] {
+  const found = locateProgram(program, env, cwd);
+  if (found === undefined) return [];
+  const inHidden = (p: string) => hidden.some((h) => isInside(p, h)) || isInside(p, "/tmp");
+  const real = realPath(found);
+  const needed = [installRoot(real), dirname(found)];
+  // PATH folders inside a hidden home (e.g. a Node installed by nvm): read-only, never a home.
+  for (const dir of (env.PATH ?? "").split(":")) {
+    if (isAbsolute(dir) && !hidden.includes(resolve(dir))) needed.push(resolve(dir));
+  }
+  return [...new Set(needed)].filter(inHidden);
+}
+
+/** How agentv starts the forwarder: itself (compiled) or `deno run` of its module. */
+function forwarderCommand(): { argv: string[]; files: string[] } {
+  const program = Deno.execPath();
+  if (Deno.build.standalone) return { argv: [program, FORWARDER_ARG], files: [program] };
+  const module = new URL("./sandbox_forwarder.ts", import.meta.url);
+  if (module.protocol !== "file:") {
+    throw new SandboxUnavailableError(
+      "network: model-only needs agentv's files on disk (its forwarder runs in the sandbox); " +
+        "run agentv from a clone or a compiled binary, or set network: none or host",
+    );
+  }
+  const path = fileURLToPath(module);
+  return {
+    argv: [
+      program,
+      "run",
+      "--quiet",
+      "--no-config",
+      "--no-lock",
+      "--no-prompt",
+      "--no-npm",
+      "--no-remote",
+      "--allow-net",
+      `--allow-read=${SOCKETS_INSIDE}`,
+      `--allow-write=${SOCKETS_INSIDE}`,
+      "--allow-run",
+      path,
+    ],
+    files: [program, path],
+  };
+}
+
+/** The network of a `model-only` sandbox: relay routes, forwarder rules and proxy variables. */
+function modelOnlyNetwork(endpoints: readonly Endpoint[], socketDir: string) {
+  const routes: RelayRoute[] = [];
+  const rules: ForwardRule[] = [];
+  const direct: string[] = [];
+  // A loopback endpoint is served at its own address; one below port 1024 cannot be (binding
+  // it needs a privilege the sandbox drops): it stays reachable through the proxy only.
+  for (const endpoint of endpoints.filter((e) => isLoopback(e.host) && e.port >= 1024)) {
+    const socket = `d${routes.length}.sock`;
+    routes.push({ socket: join(socketDir, socket), kind: "direct", target: endpoint });
+    const host = endpoint.host === "localhost" ? "127.0.0.1" : endpoint.host;
+    rules.push({ host, port: endpoint.port, socket: `${SOCKETS_INSIDE}/${socket}` });
+    direct.push(endpoint.host);
+  }
+  let port = PROXY_PORT;
+  while (rules.some((r) => r.host === "127.0.0.1" && r.port === port)) port++;
+  routes.push({ socket: join(socketDir, "p.sock"), kind: "proxy", allowed: endpoints });
+  rules.push({ host: "127.0.0.1", port, socket: `${SOCKETS_INSIDE}/p.sock` });
+  const proxy = `http://127.0.0.1:${port}`;
+  const env: Record<string, string> = { NODE_USE_ENV_PROXY: "1" };
+  for (const name of PROXY_VARIABLES) env[name] = env[name.toLowerCase()] = proxy;
+  env.NO_PROXY = env.no_proxy = [...new Set(["localhost", "127.0.0.1", "::1", ...direct])]
+    .join(",");
+  return { routes, rules, env };
+}
+
+/**
+ * Opens the sandbox `policy` describes for `request`. Throws `Deno.errors.NotFound` when the
+ * program does not exist (as starting it would), {@link SandboxUnavailableError} when the sandbox
+ * cannot be made (no `docker` on `PATH`, its relay did not start).
+ *
+ * @example
+ * ```ts ignore
+ * const box = await openSandbox(policy, { argv: ["claude", "-p"], env, cwd: workspace });
+ * try {
+ *   await runAgentCli({ command: box.argv[0], args: box.argv.slice(1), env: box.env, ... });
+ * } finally {
+ *   await box.close();
+ * }
+ * ```
+ */
+export async function openSandbox(
+  policy: SandboxPolicy,
+  request: SandboxRequest,
+): Promise<OpenSandbox> {
+  if (locateProgram(request.argv[0], request.env, request.cwd) === undefined) {
+    throw new Deno.errors.NotFound(`'${request.argv[0]}' was not found`);
+  }
+  const docker = policy.mode === "docker" ? findExecutable("docker", request.env.PATH) : undefined;
+  if (policy.mode === "docker" && docker === undefined) {
+    throw new SandboxUnavailableError("sandbox: docker needs the docker command on PATH");
+  }
+  const bwrap = policy.mode === "bubblewrap"
+    ? findExecutable("bwrap", request.env.PATH) ?? "bwrap"
+    : undefined;
+  const dir = await Deno.makeTempDir({
+    prefix: "agentv-box-",
+    ...(request.tempDir !== undefined ? { dir: request.tempDir } : {}),
+  });
+  const remove = () => Deno.remove(dir, { recursive: true }).catch(() => {});
+  try {
+    for (const sub of ["home", "tmp", "sock"]) await Deno.mkdir(join(dir, sub));
+    const layout = sandboxLayout(policy, request, dir);
+    const relay: RelayProcess | undefined = layout.routes.length > 0
+      ? await startRelayProcess(layout.routes, request.env)
+      : undefined;
+    const name = `agentv-${crypto.randomUUID()}`;
+    const command = [...layout.prefix, ...request.argv];
+    const argv = docker !== undefined
+      ? [docker, ...dockerRunArgs(dockerPlan(policy, layout, name, request), command)]
+      : [
+        bwrap!,
+        ...bwrapArgs({ mounts: layout.mounts, network: policy.network, cwd: request.cwd }, command),
+      ];
+    if (docker !== undefined) trackContainer(docker, name);
+    let stopping: Promise<void> | undefined;
+    return {
+      argv,
+      env: layout.env,
+      cwd: request.cwd,
+      stop: () => {
+        if (docker !== undefined) stopping ??= stopContainer(docker, name);
+      },
+      refused: () => relay?.refused() ?? [],
+      close: async () => {
+        await stopping;
+        if (docker !== undefined) trackContainer(docker, name, false);
+        await relay?.close();
+        await remove();
+      },
+    };
+  } catch (error) {
+    await remove();
+    if (error instanceof SandboxUnavailableError) throw error;
+    throw new SandboxUnavailableError((error as Error).message);
+  }
+}
+
+/** The mounts, environment, relay routes and command prefix of one sandbox. */
+interface SandboxLayout {
+  mounts: SandboxMount[];
+  env: Record<string, string>;
+  routes: RelayRoute[];
+  prefix: string[];
+}
+
+function sandboxLayout(policy: SandboxPolicy, request: SandboxRequest, dir: string): SandboxLayout {
+  const hidden = hiddenRoots(request.env);
+  const env: Record<string, string> = { ...request.env, TMPDIR: "/tmp" };
+  const home = request.env.HOME !== undefined && isAbsolute(request.env.HOME) &&
+      resolve(request.env.HOME) !== "/"
+    ? resolve(request.env.HOME)
+    : join(dir, "home");
+  env.HOME = home;
+  const mounts: SandboxMount[] = [
+    ...hidden.map((path): SandboxMount => ({ kind: "hide", path })),
+    { kind: "rw", path: "/tmp", source: join(dir, "tmp") },
+    { kind: "rw", path: home, source: join(dir, "home") },
+  ];
+  const ro = (path: string, optional = true): SandboxMount => ({ kind: "ro", path, optional });
+  const rw = (path: string, optional = true): SandboxMount => ({ kind: "rw", path, optional });
+  mounts.push(
+    ...(request.writable ?? []).map((p) => rw(p, false)),
+    ...policy.writable.map((p) => rw(p)),
+  );
+  mounts.push(...(request.readOnly ?? []).map((p) => ro(p)), ...policy.readOnly.map((p) => ro(p)));
+  mounts.push(
+    ...programMounts(request.argv[0], request.env, request.cwd, hidden).map((p) => ro(p)),
+  );
+  // The working folder, when nothing above makes it visible (e.g. a folder of the dataset).
+  if (!mounts.some((m) => m.kind !== "hide" && isInside(request.cwd, m.path))) {
+    mounts.push(ro(request.cwd, false));
+  }
+  let routes: RelayRoute[] = [];
+  let prefix: string[] = [];
+  if (policy.network === "model-only") {
+    const endpoints = uniqueEndpoints([...(request.endpoints ?? []), ...policy.allowHosts]);
+    const network = modelOnlyNetwork(endpoints, join(dir, "sock"));
+    const forwarder = forwarderCommand();
+    routes = network.routes;
+    prefix = [...forwarder.argv, JSON.stringify(network.rules), "--"];
+    Object.assign(env, network.env);
+    mounts.push({ kind: "ro", path: SOCKETS_INSIDE, source: join(dir, "sock") });
+    mounts.push(...forwarder.files.map((p) => ro(p, false)));
+  } else if (policy.network === "none") {
+    for (const name of PROXY_VARIABLES) delete env[name], delete env[name.toLowerCase()];
+  } else {
+    // The host's network: name resolution may need the resolver's file under the hidden /run.
+    const resolv = realPath("/etc/resolv.conf");
+    if (isInside(resolv, "/run")) mounts.push(ro(resolv));
+  }
+  return { mounts, env, routes, prefix };
+}
+
+/** The docker plan of a layout: binds only (the image has its own system), the cwd at `workdir`. */
+function dockerPlan(
+  policy: SandboxPolicy,
+  layout: SandboxLayout,
+  name: string,
+  request: SandboxRequest,
+) {
+  const workdir = policy.workdir ?? request.cwd;
+  const mounts = layout.mounts.filter((m) =>
+    m.kind !== "hide" && !(m.optional && !exists(m.source ?? m.path))
+  )
+    .map((m) =>
+      m.path === request.cwd && policy.workdir !== undefined
+        ? { ...m, path: workdir, source: m.source ?? m.path }
+        : m
+    );
+  return {
+    name,
+    image: policy.image!,
+    mounts,
+    network: policy.network,
+    cwd: workdir,
+    envNames: Object.keys(layout.env).sort(),
+    ...(Deno.uid() !== null ? { user: `${Deno.uid()}:${Deno.gid()}` } : {}),
+  };
+}
+
+function exists(path: string): boolean {
+  try {
+    Deno.statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
