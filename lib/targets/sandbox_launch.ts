@@ -315,21 +315,8 @@ function sandboxLayout(policy: SandboxPolicy, request: SandboxRequest, dir: stri
     ...hidden.map((path): SandboxMount => ({ kind: "hide", path })),
     { kind: "rw", path: "/tmp", source: join(dir, "tmp") },
     { kind: "rw", path: home, source: join(dir, "home") },
+    ...pathMounts(policy, request, hidden),
   ];
-  const ro = (path: string, optional = true): SandboxMount => ({ kind: "ro", path, optional });
-  const rw = (path: string, optional = true): SandboxMount => ({ kind: "rw", path, optional });
-  mounts.push(
-    ...(request.writable ?? []).map((p) => rw(p, false)),
-    ...policy.writable.map((p) => rw(p)),
-  );
-  mounts.push(...(request.readOnly ?? []).map((p) => ro(p)), ...policy.readOnly.map((p) => ro(p)));
-  mounts.push(
-    ...programMounts(request.argv[0], request.env, request.cwd, hidden).map((p) => ro(p)),
-  );
-  // The working folder, when nothing above makes it visible (e.g. a folder of the dataset).
-  if (!mounts.some((m) => m.kind !== "hide" && isInside(request.cwd, m.path))) {
-    mounts.push(ro(request.cwd, false));
-  }
   let routes: RelayRoute[] = [];
   let prefix: string[] = [];
   if (policy.network === "model-only") {
@@ -340,15 +327,44 @@ function sandboxLayout(policy: SandboxPolicy, request: SandboxRequest, dir: stri
     prefix = [...forwarder.argv, JSON.stringify(network.rules), "--"];
     Object.assign(env, network.env);
     mounts.push({ kind: "ro", path: SOCKETS_INSIDE, source: join(dir, "sock") });
-    mounts.push(...forwarder.files.map((p) => ro(p, false)));
+    mounts.push(...forwarder.files.map((path): SandboxMount => ({ kind: "ro", path })));
   } else if (policy.network === "none") {
     for (const name of PROXY_VARIABLES) delete env[name], delete env[name.toLowerCase()];
   } else {
     // The host's network: name resolution may need the resolver's file under the hidden /run.
     const resolv = realPath("/etc/resolv.conf");
-    if (isInside(resolv, "/run")) mounts.push(ro(resolv));
+    if (isInside(resolv, "/run")) mounts.push({ kind: "ro", path: resolv, optional: true });
   }
   return { mounts, env, routes, prefix };
+}
+
+/**
+ * The host paths the process sees: what the request and the policy name writable, then
+ * read-only (those inside a writable one left out: writable wins), the program's folders, and
+ * the working folder when nothing else shows it.
+ */
+function pathMounts(
+  policy: SandboxPolicy,
+  request: SandboxRequest,
+  hidden: readonly string[],
+): SandboxMount[] {
+  const rw = (path: string, optional = true): SandboxMount => ({ kind: "rw", path, optional });
+  const writable = [
+    ...(request.writable ?? []).map((p) => rw(p, false)),
+    ...policy.writable.map((p) => rw(p)),
+  ];
+  const readOnly = [
+    ...(request.readOnly ?? []),
+    ...policy.readOnly,
+    ...programMounts(request.argv[0], request.env, request.cwd, hidden),
+  ].filter((p) => !writable.some((w) => isInside(p, w.path)))
+    .map((path): SandboxMount => ({ kind: "ro", path, optional: true }));
+  const mounts = [...writable, ...readOnly];
+  // The working folder, when nothing above makes it visible (e.g. a folder of the dataset).
+  if (!mounts.some((m) => isInside(request.cwd, m.path))) {
+    mounts.push({ kind: "ro", path: request.cwd });
+  }
+  return mounts;
 }
 
 /** The docker plan of a layout: binds only (the image has its own system), the cwd at `workdir`. */

@@ -155,6 +155,7 @@ Deno.test("every process agentv starts goes through a permit", async () => {
     runShell: /\brunShell\(/,
     runScript: /\brunScript\(/,
     runAgentCli: /\brunAgentCli\(/,
+    runJudgeScript: /\brunJudgeScript\(/,
   };
   for await (const path of walk(lib)) {
     const text = await Deno.readTextFile(path);
@@ -176,10 +177,11 @@ Deno.test("every process agentv starts goes through a permit", async () => {
       "targets/shell.ts",
     ],
     runShell: ["targets/cli.ts", "targets/shell.ts"],
-    runScript: [
+    runScript: ["scoring/judge_sandbox.ts", "scoring/script_process.ts"],
+    runJudgeScript: [
       "scoring/code_judge.ts",
       "scoring/composite.ts",
-      "scoring/script_process.ts",
+      "scoring/judge_sandbox.ts",
     ],
     runAgentCli: ["targets/agent_cli.ts", "targets/agent_target.ts"],
   });
@@ -211,6 +213,7 @@ Deno.test("every process agentv starts goes through a permit", async () => {
   assert.match(await source("targets/cli.ts"), /permitOf\(context, "healthcheck"\)\.template/);
   assert.match(await source("targets/agent_target.ts"), /agent\.permit\(\)\.argv/);
   assert.match(await source("scoring/script_process.ts"), /permit: CommandPermit/);
+  assert.match(await source("scoring/judge_sandbox.ts"), /argv: permit\.argv/);
 });
 
 async function* walk(dir: URL): AsyncGenerator<string> {
