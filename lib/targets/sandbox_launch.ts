@@ -242,7 +242,9 @@ export async function openSandbox(
   policy: SandboxPolicy,
   request: SandboxRequest,
 ): Promise<OpenSandbox> {
-  if (locateProgram(request.argv[0], request.env, request.cwd) === undefined) {
+  // A docker image has programs of its own; a bubblewrap sandbox runs the host's.
+  const onHost = policy.mode === "bubblewrap";
+  if (onHost && locateProgram(request.argv[0], request.env, request.cwd) === undefined) {
     throw new Deno.errors.NotFound(`'${request.argv[0]}' was not found`);
   }
   const docker = policy.mode === "docker" ? findExecutable("docker", request.env.PATH) : undefined;
@@ -266,7 +268,7 @@ export async function openSandbox(
     const name = `agentv-${crypto.randomUUID()}`;
     const command = [...layout.prefix, ...request.argv];
     const argv = docker !== undefined
-      ? [docker, ...dockerRunArgs(dockerPlan(policy, layout, name, request), command)]
+      ? [docker, ...dockerRunArgs(dockerPlan(policy, layout, name, request, dir), command)]
       : [
         bwrap!,
         ...bwrapArgs({ mounts: layout.mounts, network: policy.network, cwd: request.cwd }, command),
@@ -373,6 +375,7 @@ function dockerPlan(
   layout: SandboxLayout,
   name: string,
   request: SandboxRequest,
+  dir: string,
 ) {
   const workdir = policy.workdir ?? request.cwd;
   const mounts = layout.mounts.filter((m) =>
@@ -390,8 +393,18 @@ function dockerPlan(
     network: policy.network,
     cwd: workdir,
     envNames: Object.keys(layout.env).sort(),
-    ...(Deno.uid() !== null ? { user: `${Deno.uid()}:${Deno.gid()}` } : {}),
+    ...ownerOf(dir),
   };
+}
+
+/** `uid:gid` of agentv: the owner of the folder it just made (no `--allow-sys` needed). */
+function ownerOf(dir: string): { user?: string } {
+  try {
+    const { uid, gid } = Deno.statSync(dir);
+    return uid !== null && gid !== null ? { user: `${uid}:${gid}` } : {};
+  } catch {
+    return {};
+  }
 }
 
 function exists(path: string): boolean {
