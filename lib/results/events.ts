@@ -47,6 +47,11 @@ export interface TargetResolvedEvent {
   model?: string;
   /** Endpoint or base URL as written in the targets file, when set. */
   endpoint?: string;
+  /**
+   * What the target said when it was made, e.g. that its agent runs without a sandbox because
+   * `bwrap` is missing (always shown).
+   */
+  warnings?: string[];
 }
 
 /** A case started (its target call is about to be made). */

@@ -184,6 +184,8 @@ export function createTargetResolver(options: TargetResolverOptions): TargetReso
   const bindings = new Map<string, Promise<Omit<CaseBinding, "judge" | "noJudgeReason">>>();
   const judges = new Map<string, Promise<JudgeClient>>();
   const secrets = new Set<string>();
+  /** What each target said when it was made (reported once, with its `target_resolved`). */
+  const targetWarnings = new WeakMap<Target, string[]>();
   const needSources = new Map<string, TargetNeedSource & { evalDirs: string[] }>();
   const dryJudge = options.dryRun ? createDryRunJudge() : undefined;
 
@@ -236,8 +238,10 @@ export function createTargetResolver(options: TargetResolverOptions): TargetReso
     }
     const file = await readTargetsFile(targetsPath, set);
     refuseBroken(file, name, set);
+    const warnings: string[] = [];
     const target = resolveTarget(file, name, {
       env: await envFor(set),
+      onWarning: (warning) => warnings.push(warning),
       targetsFileDir: dirname(targetsPath),
       ...(options.fetch ? { fetch: options.fetch } : {}),
       // A replay calls nothing: a target's unset key variable is no error.
@@ -245,6 +249,7 @@ export function createTargetResolver(options: TargetResolverOptions): TargetReso
       consent: options.consent,
     });
     for (const s of target.secrets) secrets.add(s);
+    targetWarnings.set(target, warnings);
     // What it starts or sends needs consent; not under `--replay`, which calls nothing.
     if ((target.needs?.length ?? 0) > 0 && !options.cache?.replay) {
       const key = `${targetsPath}\0${set.root}\0${name}`;
@@ -314,6 +319,9 @@ export function createTargetResolver(options: TargetResolverOptions): TargetReso
       ...(judgeName !== undefined ? { judge_target: judgeName } : {}),
       ...(model !== undefined ? { model } : {}),
       ...(endpoint !== undefined ? { endpoint } : {}),
+      ...((targetWarnings.get(resolved)?.length ?? 0) > 0
+        ? { warnings: targetWarnings.get(resolved) }
+        : {}),
     });
     return {
       target,
