@@ -26,6 +26,8 @@ import {
   priorRunPaths,
 } from "./run_prior.ts";
 import type { TrialsGate } from "../results/trials.ts";
+import type { SandboxMode } from "../schema/sandbox.ts";
+import { suggest } from "../text/suggest.ts";
 
 /** An eval file of the run, being loaded in the sandbox of its dataset root. */
 export interface RunInput {
@@ -66,6 +68,8 @@ export interface RunArgs {
   trials?: number;
   /** `--trials-gate`: how a case's trials make its verdict (default `mean`). */
   trialsGate?: TrialsGate;
+  /** `--sandbox KIND`: the sandbox of every command started for a case. */
+  sandbox?: SandboxMode;
 }
 
 function str(values: ParsedArgs["values"], name: string): string | undefined {
@@ -158,7 +162,24 @@ async function parseRunArgs(args: ParsedArgs): Promise<RunArgs> {
   }
   const prior = parsePriorRunArg(v);
   if (prior !== undefined) parsed.prior = prior;
+  const sandbox = str(v, "sandbox");
+  if (sandbox !== undefined) parsed.sandbox = parseSandboxArg(sandbox);
   return parsed;
+}
+
+/** `--sandbox none|bubblewrap|docker`. */
+function parseSandboxArg(value: string): SandboxMode {
+  const kinds: readonly SandboxMode[] = ["none", "bubblewrap", "docker"];
+  const found = kinds.find((k) => k === value.trim().toLowerCase());
+  if (found !== undefined) return found;
+  const guess = suggest(value.trim().toLowerCase(), kinds) ??
+    (value.trim().toLowerCase() === "bwrap" ? "bubblewrap" : undefined);
+  throw new UsageError(
+    `--sandbox must be none, bubblewrap or docker, got '${value}'${
+      guess !== undefined ? `; did you mean '${guess}'?` : ""
+    }`,
+    "e.g. --sandbox bubblewrap (agent targets use it by default when bwrap is installed)",
+  );
 }
 
 /**
@@ -256,6 +277,12 @@ export const runCommand: Command = {
       type: "boolean",
       description:
         "Allow what the dataset asks for this once: its commands, and env values sent to its hosts",
+    },
+    sandbox: {
+      type: "string",
+      valueName: "KIND",
+      description:
+        "Sandbox of every agent, cli target and script code judge: none, bubblewrap or docker",
     },
     "keep-workspaces": {
       type: "boolean",

@@ -199,6 +199,7 @@ export async function executeRun(
       ...(prior !== undefined ? { prior } : {}),
       dryRun: opts.dryRun,
       keepWorkspaces: opts.keepWorkspaces,
+      ...(opts.sandbox !== undefined ? { sandbox: opts.sandbox } : {}),
       env: io.envAll(),
       cwd: io.cwd,
       signal: io.signal,

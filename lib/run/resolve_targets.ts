@@ -30,6 +30,7 @@ import type { TargetResolvedEvent } from "../results/events.ts";
 import { caseEvaluators, needsJudge } from "./run_case.ts";
 import type { ConsentGrant } from "../targets/consent.ts";
 import type { TargetNeedSource } from "./run_permission.ts";
+import type { SandboxMode } from "../schema/sandbox.ts";
 
 /** What a case runs against. */
 export interface CaseBinding {
@@ -83,6 +84,8 @@ export interface TargetResolverOptions {
    * it, so it starts and sends only what the trust gate allowed.
    */
   consent: ConsentGrant;
+  /** The run's `--sandbox`: every target is created with it (see `targets/sandbox_policy.ts`). */
+  sandbox?: SandboxMode;
 }
 
 /** The eval-file facts the resolver needs. */
@@ -247,6 +250,7 @@ export function createTargetResolver(options: TargetResolverOptions): TargetReso
       // A replay calls nothing: a target's unset key variable is no error.
       ...(options.cache?.replay ? { offline: true } : {}),
       consent: options.consent,
+      ...(options.sandbox !== undefined ? { sandbox: options.sandbox } : {}),
     });
     for (const s of target.secrets) secrets.add(s);
     targetWarnings.set(target, warnings);

@@ -21,6 +21,7 @@ import { type Target, TargetError, type TargetResponse } from "../targets/types.
 import type { WorkspaceChanges } from "../schema/workspace.ts";
 import type { CaseWorkspace, WorkspaceManager } from "./workspace.ts";
 import { isBudgetRefusal, skippedRow } from "./budget.ts";
+import type { SandboxMode } from "../schema/sandbox.ts";
 
 /** Evaluator types that need a judge model. */
 const JUDGED_TYPES = new Set(["llm_judge", "rubric"]);
@@ -93,6 +94,8 @@ export interface CaseRuntime {
   judgeHosts?: JudgeHostPool;
   /** What the run's trust gate allowed to start: code judges start only what it holds. */
   consent: ConsentGrant;
+  /** The run's `--sandbox`, for script code judges and aggregators (targets have it already). */
+  sandbox?: SandboxMode;
 }
 
 function messageOf(error: unknown): string {
@@ -344,6 +347,7 @@ async function runCaseIn(
     dryRun: runtime.dryRun,
     ...(runtime.judgeHosts !== undefined ? { judgeHosts: runtime.judgeHosts } : {}),
     consent: runtime.consent,
+    ...(runtime.sandbox !== undefined ? { sandbox: runtime.sandbox } : {}),
     runEvaluator,
     ...(workspace !== undefined ? { workspacePath: workspace.path } : {}),
     ...(changes !== undefined ? { workspaceChanges: changes } : {}),

@@ -174,6 +174,7 @@ export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
     onResolved: (info) => emit({ type: "target_resolved", ...info }),
     ...(budget ? { budget } : {}),
     ...(cache ? { cache } : {}),
+    ...(options.sandbox !== undefined ? { sandbox: options.sandbox } : {}),
   });
   const jobs: Job[] = [];
   for (const { set, evalCase, trial } of selected) {
@@ -347,6 +348,7 @@ export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
         workspaces,
         judgeHosts,
         consent,
+        ...(options.sandbox !== undefined ? { sandbox: options.sandbox } : {}),
       }).then(finish).catch((error) => {
         crashed ??= { error };
       }).finally(() => {

@@ -15,6 +15,7 @@ import type { Shard } from "./plan.ts";
 import type { PriorRun } from "./resume.ts";
 import type { RunPermission } from "./run_permission.ts";
 import type { DatasetCommand, SourceHash } from "../dataset/dataset_commands.ts";
+import type { SandboxMode } from "../schema/sandbox.ts";
 
 /** An eval file already loaded (the shape of `loadEvalFile` / `sandboxedLoad`). */
 export interface LoadedEvalSet {
@@ -151,6 +152,12 @@ export interface RunEvalOptions {
   keepWorkspaces?: boolean;
   /** Folder holding the run's temporary workspaces (default the OS temp folder). */
   workspaceTempDir?: string;
+  /**
+   * The sandbox of every command the run starts for a case (`--sandbox`): replaces the `sandbox`
+   * setting of agent and `cli` targets, script code judges and code aggregators. Default: each
+   * one's own setting (agent targets `bubblewrap` when `bwrap` is installed, the rest `none`).
+   */
+  sandbox?: SandboxMode;
 }
 
 /** What {@link runEval} returns. */

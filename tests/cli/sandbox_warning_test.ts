@@ -14,11 +14,7 @@ const STREAM = fileURLToPath(
 async function dataset(extra: string) {
   const p = await project({
     "bin/claude": `#!/bin/sh\ncat > /dev/null\ncat '${STREAM}'\n`,
-    ".agentv/targets.yaml": `targets:
-  - name: default
-    provider: claude-code
-    executable: ../bin/claude
-${extra}`,
+    ".agentv/targets.yaml": "",
     "evals/a.yaml": `evalcases:
 ${
       ["a", "b", "c"].map((id) =>
@@ -27,6 +23,12 @@ ${
     }`,
   });
   await Deno.chmod(p.path("bin/claude"), 0o755);
+  await Deno.writeTextFile(
+    p.path(".agentv/targets.yaml"),
+    `targets:\n  - name: default\n    provider: claude-code\n    executable: ${
+      p.path("bin/claude")
+    }\n${extra}`,
+  );
   await Deno.mkdir(p.path("path"));
   await Deno.symlink(await Deno.realPath("/bin/cat").catch(() => "/bin/cat"), p.path("path/cat"));
   return p;
@@ -38,7 +40,8 @@ Deno.test("without bwrap, agentv run warns once that the agent target runs witho
   const { code, err, out } = await cli(["run", "evals", "--allow-run", "--workers", "1"], p.dir, {
     env,
   });
-  assert.equal(code, 1, err); // the answers do not contain "x"
+  assert.equal(code, 0, err);
+  assert.match(out, /3 run, 3 scored/, "the agent ran, unsandboxed");
   const warnings = (out + err).split("\n").filter((l) => l.includes("runs without a sandbox"));
   assert.deepEqual(warnings, [
     "warning: Claude Code target 'default' runs without a sandbox: bwrap (bubblewrap) is not " +
