@@ -129,6 +129,7 @@ export async function invokeAgent(
   const parser = agent.parser(cwd);
   let result: AgentRunResult;
   let box: OpenSandbox | undefined;
+  let boxProblem: string | undefined;
   try {
     box = agent.sandbox !== undefined
       ? await openAgentSandbox(agent.sandbox, [executable, ...args], agent.env, cwd, request)
@@ -148,6 +149,7 @@ export async function invokeAgent(
       redact: agent.redact,
       ...(agent.maxOutputBytes !== undefined ? { maxOutputBytes: agent.maxOutputBytes } : {}),
     }, (line) => parser.push(line));
+    boxProblem = box?.problem();
   } catch (error) {
     const reason = error instanceof Deno.errors.NotFound
       ? `'${executable}' was not found (set \`executable\` in the target, or ${agent.install}), or the workspace '${cwd}' does not exist`
@@ -176,7 +178,8 @@ export async function invokeAgent(
   };
   const failure = failureOf(agent, trace, result);
   if (failure !== undefined) {
-    throw new TargetError(agent.redact(`${agent.label} ${failure.message}`), {
+    const why = boxProblem !== undefined ? ` (its sandbox: ${boxProblem})` : "";
+    throw new TargetError(agent.redact(`${agent.label} ${failure.message}${why}`), {
       retryable: failure.retryable,
       partial: response,
     });

@@ -43,11 +43,29 @@ async function pump(from: Deno.Conn, to: Deno.Conn): Promise<void> {
   } catch { /* already closed */ }
 }
 
+/** How long a connection waits for agentv's relay to listen (it starts beside the sandbox). */
+const RELAY_WAIT_MS = 10_000;
+
+/** Connects to the relay's socket, waiting while it is not there yet. */
+async function connectRelay(path: string): Promise<Deno.Conn> {
+  const deadline = Date.now() + RELAY_WAIT_MS;
+  for (;;) {
+    try {
+      return await Deno.connect({ transport: "unix", path });
+    } catch (error) {
+      const early = error instanceof Deno.errors.NotFound ||
+        error instanceof Deno.errors.ConnectionRefused;
+      if (!early || Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+}
+
 /** Relays `conn` to the Unix socket `path` both ways, then closes both. */
 async function relay(conn: Deno.Conn, path: string): Promise<void> {
   let upstream: Deno.Conn;
   try {
-    upstream = await Deno.connect({ transport: "unix", path });
+    upstream = await connectRelay(path);
   } catch {
     conn.close();
     return;

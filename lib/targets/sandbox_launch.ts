@@ -64,6 +64,8 @@ export interface OpenSandbox {
   stop(): void;
   /** Addresses the relay refused (`host:port`). */
   refused(): string[];
+  /** What went wrong with the sandbox itself so far (its relay did not start), if anything. */
+  problem(): string | undefined;
   /** Stops the relay and removes the private folder. */
   close(): Promise<void>;
 }
@@ -263,7 +265,7 @@ export async function openSandbox(
     for (const sub of ["home", "tmp", "sock"]) await Deno.mkdir(join(dir, sub));
     const layout = sandboxLayout(policy, request, dir);
     const relay: RelayProcess | undefined = layout.routes.length > 0
-      ? await startRelayProcess(layout.routes, request.env)
+      ? startRelayProcess(layout.routes, request.env)
       : undefined;
     const name = `agentv-${crypto.randomUUID()}`;
     const command = [...layout.prefix, ...request.argv];
@@ -275,6 +277,8 @@ export async function openSandbox(
       ];
     if (docker !== undefined) trackContainer(docker, name);
     let stopping: Promise<void> | undefined;
+    let problem: string | undefined;
+    relay?.ready.catch((error) => problem = (error as Error).message);
     return {
       argv,
       env: layout.env,
@@ -283,6 +287,7 @@ export async function openSandbox(
         if (docker !== undefined) stopping ??= stopContainer(docker, name);
       },
       refused: () => relay?.refused() ?? [],
+      problem: () => problem,
       close: async () => {
         await stopping;
         if (docker !== undefined) trackContainer(docker, name, false);

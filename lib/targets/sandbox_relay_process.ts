@@ -12,6 +12,8 @@ import { RELAY_ARG, type RelayRoute } from "./sandbox_relay.ts";
 
 /** A running relay process. */
 export interface RelayProcess {
+  /** Resolves once it listens; rejects with its error output when it exits first. */
+  ready: Promise<void>;
   /** Addresses refused so far (`host:port`). */
   refused(): string[];
   /** Stops it and waits until it has exited. */
@@ -54,8 +56,9 @@ export function relayCommand(routes: readonly RelayRoute[]): string[] {
 }
 
 /**
- * Starts the relay and resolves once it listens; rejects with its error output when it exits
- * first (or takes longer than 30 s).
+ * Starts the relay; its `ready` resolves once it listens and rejects with its error output when
+ * it exits first (or takes longer than 30 s). The sandbox need not wait for it: the forwarder
+ * inside waits for the sockets (so the relay's start-up overlaps the sandbox's).
  *
  * @example
  * ```ts ignore
@@ -63,10 +66,10 @@ export function relayCommand(routes: readonly RelayRoute[]): string[] {
  * try { … } finally { await relay.close(); }
  * ```
  */
-export async function startRelayProcess(
+export function startRelayProcess(
   routes: readonly RelayRoute[],
   env: Readonly<Record<string, string>>,
-): Promise<RelayProcess> {
+): RelayProcess {
   const [program, ...args] = relayCommand(routes);
   const childEnv: Record<string, string> = { NO_COLOR: "1", DENO_NO_UPDATE_CHECK: "1" };
   for (const name of ["PATH", "HOME", "DENO_DIR"]) {
@@ -120,15 +123,22 @@ export async function startRelayProcess(
     clearTimeout(kill);
     await Promise.all([reading, stderr]);
   };
-  const ok = await Promise.race([ready, timeout]);
-  clearTimeout(timer);
-  if (!ok) {
+  const started = Promise.race([ready, timeout]).then(async (ok) => {
+    clearTimeout(timer);
+    if (ok) return;
     try {
       child.kill("SIGKILL");
     } catch { /* gone */ }
-    await close();
     const detail = (await stderr).trim().slice(-2000);
     throw new Error(`the sandbox's network relay did not start${detail ? `: ${detail}` : ""}`);
-  }
-  return { refused: () => [...refused], close };
+  });
+  started.catch(() => {}); // reported through `ready` to whoever asks
+  return {
+    ready: started,
+    refused: () => [...refused],
+    close: async () => {
+      clearTimeout(timer);
+      await close();
+    },
+  };
 }
