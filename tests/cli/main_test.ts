@@ -113,3 +113,19 @@ Deno.test({
     await Deno.remove(tmp, { recursive: true });
   }
 });
+
+Deno.test("main.ts is a sandbox's forwarder with its hidden first argument (what a compiled agentv runs inside a sandbox), and nothing else is", async () => {
+  const forwarded = await agentv([
+    "__agentv_sandbox_forwarder",
+    "[]",
+    "--",
+    "sh",
+    "-c",
+    "echo in; exit 3",
+  ]);
+  assert.deepEqual(forwarded, { code: 3, stdout: "in\n", stderr: "" });
+  // A name every object has is no hidden mode: it is an unknown command.
+  const inherited = await agentv(["constructor"]);
+  assert.equal(inherited.code, 2);
+  assert.match(inherited.stderr, /unknown command/i);
+});
