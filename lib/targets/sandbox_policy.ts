@@ -81,6 +81,43 @@ export interface SandboxPolicyOptions {
   os?: typeof Deno.build.os;
 }
 
+/** Whether `bwrap` could make a sandbox, by path (probed once per process). */
+const PROBED = new Map<string, string | undefined>();
+
+/**
+ * Why bubblewrap cannot sandbox here, or `undefined` when it can: not Linux, no `bwrap` on
+ * `path`, or a `bwrap` that cannot make the namespaces (e.g. user namespaces disabled or
+ * restricted by AppArmor), found by starting `bwrap … true` once (agentv's own probe).
+ */
+export function bubblewrapProblem(
+  options: Pick<SandboxPolicyOptions, "path" | "os">,
+): string | undefined {
+  const os = options.os ?? Deno.build.os;
+  if (os !== "linux") return `bubblewrap runs on Linux only (this is ${os})`;
+  const bwrap = findExecutable("bwrap", options.path);
+  if (bwrap === undefined) return "bwrap (bubblewrap) is not installed";
+  if (!PROBED.has(bwrap)) {
+    let problem: string | undefined;
+    try {
+      const probe = new Deno.Command(bwrap, {
+        args: ["--ro-bind", "/", "/", "--unshare-all", "--cap-drop", "ALL", "--dev", "/dev"]
+          .concat(["--proc", "/proc", "--", "true"]),
+        stdin: "null",
+        stdout: "null",
+        stderr: "piped",
+      }).outputSync();
+      const said = new TextDecoder().decode(probe.stderr).trim().split("\n")[0];
+      if (probe.code !== 0) {
+        problem = `bwrap cannot make a sandbox here (${said || `exit ${probe.code}`})`;
+      }
+    } catch (error) {
+      problem = `bwrap cannot be started (${(error as Error).message})`;
+    }
+    PROBED.set(bwrap, problem);
+  }
+  return PROBED.get(bwrap);
+}
+
 /** A sandbox that was asked for and cannot be given (a configuration error). */
 export class SandboxUnavailableError extends Error {
   /** Creates the error. */
@@ -93,8 +130,9 @@ export class SandboxUnavailableError extends Error {
 /**
  * The sandbox of a command from its settings, or `undefined` when it runs without one. Throws
  * {@link SandboxUnavailableError} when a sandbox named explicitly cannot be given (`bubblewrap`
- * without `bwrap` or off Linux, `docker` without `image`); an agent's default `bubblewrap` without
- * `bwrap` becomes no sandbox, with a warning through `onWarning`.
+ * without a working `bwrap` ({@link bubblewrapProblem}) or off Linux, `docker` without `image`);
+ * an agent's default `bubblewrap` that cannot be had becomes no sandbox, with a warning through
+ * `onWarning`.
  *
  * @example
  * ```ts
@@ -114,20 +152,16 @@ export function sandboxPolicy(
   const mode = explicit ?? (options.agent ? "bubblewrap" : "none");
   if (mode === "none") return undefined;
   if (mode === "bubblewrap") {
-    const linux = (options.os ?? Deno.build.os) === "linux";
-    const bwrap = linux ? findExecutable("bwrap", options.path) : undefined;
-    if (bwrap === undefined) {
-      const why = linux
-        ? "bwrap (bubblewrap) is not installed"
-        : `bubblewrap runs on Linux only (this is ${options.os ?? Deno.build.os})`;
+    const why = bubblewrapProblem(options);
+    if (why !== undefined) {
       if (explicit !== undefined) {
         throw new SandboxUnavailableError(
           `${options.label} asks for sandbox: bubblewrap, but ${why}; install bubblewrap ` +
-            "(Debian/Ubuntu: apt-get install bubblewrap), or set sandbox: docker or none",
+            "(Debian/Ubuntu: apt-get install bubblewrap) where it can run, or set sandbox: docker or none",
         );
       }
       options.onWarning?.(
-        `${options.label} runs without a sandbox: ${why} (install it, or set sandbox: none to silence this)`,
+        `${options.label} runs without a sandbox: ${why}; set sandbox: none to silence this`,
       );
       return undefined;
     }

@@ -1,5 +1,6 @@
 /**
- * Whether the bubblewrap tests can run here: `bwrap` on `PATH` and Linux. `.ci/run` installs it;
+ * Whether the bubblewrap tests can run here: a `bwrap` on `PATH` that can make a sandbox (Linux,
+ * user namespaces allowed). `.ci/run` installs it;
  * with `CI=true` a missing `bwrap` fails the tests that need it (with the reason) instead of
  * ignoring them.
  *
@@ -9,15 +10,14 @@
  *
  * @module
  */
-import { findExecutable } from "../../lib/targets/sandbox_policy.ts";
+import { bubblewrapProblem, findExecutable } from "../../lib/targets/sandbox_policy.ts";
 
 const path = Deno.env.get("PATH") ?? "/usr/bin:/bin";
-const found = Deno.build.os === "linux" ? findExecutable("bwrap", path) : undefined;
-const reason = found !== undefined
+const problem = bubblewrapProblem({ path });
+const found = problem === undefined ? findExecutable("bwrap", path) : undefined;
+const reason = problem === undefined
   ? undefined
-  : Deno.build.os !== "linux"
-  ? "bubblewrap runs on Linux only"
-  : "bwrap is not installed (Debian: apt-get install bubblewrap; .ci/run installs it)";
+  : `${problem} (Debian: apt-get install bubblewrap; .ci/run installs it)`;
 const inCi = Deno.env.get("CI") === "true" && Deno.build.os === "linux";
 if (reason !== undefined && !inCi) console.warn(`ignoring the bubblewrap tests: ${reason}`);
 

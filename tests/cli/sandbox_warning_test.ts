@@ -45,7 +45,7 @@ Deno.test("without bwrap, agentv run warns once that the agent target runs witho
   const warnings = (out + err).split("\n").filter((l) => l.includes("runs without a sandbox"));
   assert.deepEqual(warnings, [
     "warning: Claude Code target 'default' runs without a sandbox: bwrap (bubblewrap) is not " +
-    "installed (install it, or set sandbox: none to silence this)",
+    "installed; set sandbox: none to silence this",
   ]);
   await using quiet = await dataset("    sandbox: none\n");
   const silent = await cli(["run", "evals", "--allow-run"], quiet.dir, {

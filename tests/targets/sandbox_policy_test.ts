@@ -15,9 +15,9 @@ import { TargetConfigError } from "../../lib/dataset/targets_errors.ts";
 import { parseTargetSettings } from "../../lib/dataset/targets_check.ts";
 import { tempTree, type Tree } from "../_helpers/temp_tree.ts";
 
-/** A folder holding a stand-in `bwrap` (never run: the policy only looks it up). */
+/** A folder holding a stand-in `bwrap` that succeeds (the policy probes it once). */
 async function withBwrap(): Promise<Tree> {
-  const tree = await tempTree({ "bin/bwrap": "#!/bin/sh\nexit 1\n" });
+  const tree = await tempTree({ "bin/bwrap": "#!/bin/sh\nexit 0\n" });
   await Deno.chmod(tree.path("bin/bwrap"), 0o755);
   return tree;
 }
@@ -46,8 +46,8 @@ Deno.test("without bwrap an agent runs unsandboxed with one warning; sandbox: bu
   const policy = sandboxPolicy({}, { ...options, onWarning: (w) => warnings.push(w) });
   assert.equal(policy, undefined);
   assert.deepEqual(warnings, [
-    "Claude Code target 'a' runs without a sandbox: bwrap (bubblewrap) is not installed " +
-    "(install it, or set sandbox: none to silence this)",
+    "Claude Code target 'a' runs without a sandbox: bwrap (bubblewrap) is not installed; " +
+    "set sandbox: none to silence this",
   ]);
   assert.throws(
     () => sandboxPolicy({ sandbox: "bubblewrap" }, options),
@@ -200,5 +200,23 @@ Deno.test("an npm-installed CLI needs its whole node_modules readable, anything 
   assert.equal(
     installRoot("/home/u/.local/share/claude/versions/2.1/claude"),
     "/home/u/.local/share/claude/versions/2.1",
+  );
+});
+
+Deno.test("a bwrap that cannot make a sandbox here (user namespaces off) is no sandbox for an agent, with the reason, and an error when asked for", async () => {
+  await using tree = await tempTree({
+    "bin/bwrap": "#!/bin/sh\necho 'bwrap: setting up uid map: Permission denied' >&2\nexit 1\n",
+  });
+  await Deno.chmod(tree.path("bin/bwrap"), 0o755);
+  const options = { ...base, label: "Codex target 'c'", agent: true, path: tree.path("bin") };
+  const warnings: string[] = [];
+  assert.equal(sandboxPolicy({}, { ...options, onWarning: (w) => warnings.push(w) }), undefined);
+  assert.deepEqual(warnings, [
+    "Codex target 'c' runs without a sandbox: bwrap cannot make a sandbox here " +
+    "(bwrap: setting up uid map: Permission denied); set sandbox: none to silence this",
+  ]);
+  assert.throws(
+    () => sandboxPolicy({ sandbox: "bubblewrap" }, options),
+    /asks for sandbox: bubblewrap, but bwrap cannot make a sandbox here \(bwrap: setting up uid map/,
   );
 });

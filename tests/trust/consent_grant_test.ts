@@ -173,6 +173,7 @@ Deno.test("every process agentv starts goes through a permit", async () => {
       "targets/agent_cli.ts",
       "targets/sandbox_docker.ts",
       "targets/sandbox_forwarder.ts",
+      "targets/sandbox_policy.ts",
       "targets/sandbox_relay_process.ts",
       "targets/shell.ts",
     ],
@@ -197,6 +198,9 @@ Deno.test("every process agentv starts goes through a permit", async () => {
   // follows its `--`: the permitted argv, after the sandbox's prefix (`sandbox_launch.ts`).
   assert.match(await source("targets/sandbox_relay_process.ts"), /Deno\.execPath\(\)/);
   assert.match(await source("targets/sandbox_docker.ts"), /args: \["kill", name\]/);
+  // Whether bwrap can make a sandbox here is found by starting `bwrap … true` (agentv's probe).
+  assert.match(await source("targets/sandbox_policy.ts"), /new Deno\.Command\(bwrap,/);
+  assert.match(await source("targets/sandbox_policy.ts"), /"--", "true"\]/);
   assert.match(
     await source("targets/sandbox_forwarder.ts"),
     /const \[program, \.\.\.rest\] = args\.slice\(2\)/,
