@@ -220,3 +220,16 @@ Deno.test("a bwrap that cannot make a sandbox here (user namespaces off) is no s
     /asks for sandbox: bubblewrap, but bwrap cannot make a sandbox here \(bwrap: setting up uid map/,
   );
 });
+
+Deno.test("the README's sandboxing example is a valid targets file", async () => {
+  const { parse } = await import("yaml");
+  const readme = await Deno.readTextFile(new URL("../../README.md", import.meta.url));
+  const section = readme.slice(readme.indexOf("## Sandboxing agents"));
+  const block = /```yaml\n([\s\S]*?)```/.exec(section)?.[1];
+  assert.ok(block, "the section shows a targets file");
+  const { targets } = parse(block) as { targets: Record<string, unknown>[] };
+  assert.deepEqual(targets.map((t) => t.name), ["claude", "boxed-script"]);
+  for (const t of targets) {
+    assert.doesNotThrow(() => parseTargetSettings(t as { name: string; provider: string }));
+  }
+});
