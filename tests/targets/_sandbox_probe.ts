@@ -6,7 +6,9 @@
  * - `get:URL`: a plain `fetch` (through `HTTP_PROXY` when the environment names one);
  * - `tcp:HOST:PORT`: a TCP connection, and a `GET /` on it;
  * - `connect:PROXY_PORT:HOST:PORT`: an HTTP `CONNECT` to the proxy on loopback, then `GET /`
- *   through the tunnel.
+ *   through the tunnel;
+ * - `tls:PROXY_PORT:HOST:PORT:CA_FILE`: the same, with TLS through the tunnel (end to end with
+ *   the server, for the name `localhost`, trusting `CA_FILE`).
  *
  * @module
  */
@@ -34,12 +36,16 @@ async function attempt(spec: string): Promise<string> {
       conn.close();
     }
   }
-  const [proxyPort, host, port] = rest;
-  const conn = await Deno.connect({ hostname: "127.0.0.1", port: Number(proxyPort) });
+  const [proxyPort, host, port, caFile] = rest;
+  let conn: Deno.Conn = await Deno.connect({ hostname: "127.0.0.1", port: Number(proxyPort) });
   try {
     const head = await exchange(conn, `CONNECT ${host}:${port} HTTP/1.1\r\nHost: x\r\n\r\n`);
     if (!head.startsWith("HTTP/1.1 200")) return `proxy: ${head.split("\r\n")[0]}`;
-    return (await exchange(conn, "GET / HTTP/1.0\r\n\r\n")).split("\r\n")[0];
+    if (kind === "tls") {
+      const caCerts = [await Deno.readTextFile(caFile)];
+      conn = await Deno.startTls(conn as Deno.TcpConn, { hostname: "localhost", caCerts });
+    }
+    return (await exchange(conn, "GET / HTTP/1.0\r\nHost: localhost\r\n\r\n")).split("\r\n")[0];
   } finally {
     conn.close();
   }

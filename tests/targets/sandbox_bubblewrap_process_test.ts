@@ -135,13 +135,14 @@ async function probe(
   network: NetworkMode,
   model: number,
   attempts: string[],
+  readOnly: string[] = [],
 ): Promise<{ results: Record<string, string>; refused: string[] }> {
   const request: SandboxRequest = {
     argv: [Deno.execPath(), "run", "--quiet", "--no-config", "--no-lock", "-A", PROBE, ...attempts],
     env: { PATH, HOME: tree.path("home") },
     cwd: tree.path("workspace"),
     writable: [tree.path("workspace")],
-    readOnly: [PROBE],
+    readOnly: [PROBE, ...readOnly],
     endpoints: [{ host: "127.0.0.1", port: model }],
   };
   const box = await openSandbox(policy(network), request);
@@ -200,5 +201,57 @@ Deno.test({
     const host = await probe(tree, "host", s.model, attempts);
     assert.deepEqual(Object.values(host.results), ["ok: HTTP/1.0 200 OK", "ok: HTTP/1.0 200 OK"]);
     assert.deepEqual(s.seen, { model: 1, other: 1 });
+  },
+});
+
+/** A self-signed certificate and key for `localhost` (made with `openssl`), in `dir`. */
+async function certificate(dir: string): Promise<{ cert: string; key: string; file: string }> {
+  const file = `${dir}/cert.pem`;
+  const keyFile = `${dir}/key.pem`;
+  const made = await new Deno.Command("openssl", {
+    args: ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost"]
+      .concat([
+        "-addext",
+        "subjectAltName=DNS:localhost",
+        "-addext",
+        "basicConstraints=critical,CA:FALSE",
+      ])
+      .concat(["-keyout", keyFile, "-out", file]),
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  assert.equal(made.code, 0, new TextDecoder().decode(made.stderr));
+  return { cert: await Deno.readTextFile(file), key: await Deno.readTextFile(keyFile), file };
+}
+
+const OPENSSL = (() => {
+  try {
+    return new Deno.Command("openssl", { args: ["version"], stdout: "null", stderr: "null" })
+      .outputSync().success;
+  } catch {
+    return false;
+  }
+})();
+
+Deno.test({
+  name:
+    "bubblewrap, network model-only: TLS to an allowed endpoint runs end to end through the proxy's CONNECT tunnel",
+  ignore: bubblewrap.ignore || !OPENSSL,
+  async fn() {
+    bubblewrap.require();
+    await using tree = await setting();
+    const { cert, key, file } = await certificate(tree.path("outside"));
+    const seen: string[] = [];
+    await using server = Deno.serve(
+      { hostname: "127.0.0.1", port: 0, cert, key, onListen() {} },
+      (request) => {
+        seen.push(new URL(request.url).protocol);
+        return new Response("over tls\n");
+      },
+    );
+    const attempt = `tls:3128:127.0.0.1:${server.addr.port}:${file}`;
+    const { results } = await probe(tree, "model-only", server.addr.port, [attempt], [file]);
+    assert.deepEqual(results, { [attempt]: "ok: HTTP/1.0 200 OK" });
+    assert.deepEqual(seen, ["https:"]);
   },
 });
