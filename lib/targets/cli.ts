@@ -173,40 +173,13 @@ export function createCliTarget(settings: CliSettings, context: ProviderContext)
     if (result.code !== 0) throw fail(exitDetail(result));
   };
 
-  /** Runs `command`; in the target's sandbox, `access` says what it may write and read. */
-  const run = async (
-    command: string,
-    options: Omit<RunShellOptions, "env" | "sandbox"> & { signal: AbortSignal },
-    access: { writable: string[]; readOnly: string[] },
-  ): Promise<ShellResult> => {
-    let box: OpenSandbox | undefined;
-    try {
-      if (sandbox !== undefined) {
-        box = await openSandbox(sandbox, {
-          argv: ["sh", "-c", command],
-          env: commandEnv,
-          cwd: options.cwd ?? ".",
-          ...access,
-          ...(context.tempDir !== undefined ? { tempDir: context.tempDir } : {}),
-        });
-      }
-      return await runShell(command, {
-        ...options,
-        env: commandEnv,
-        clearEnv: true,
-        ...(box !== undefined ? { sandbox: box } : {}),
-      });
-    } catch (error) {
-      const reason = error instanceof Deno.errors.NotFound
-        ? `working folder '${options.cwd}' does not exist or the shell is missing`
-        : error instanceof Error
-        ? error.message
-        : String(error);
-      throw new TargetError(safe(`${label} could not start: ${reason}`));
-    } finally {
-      await box?.close();
-    }
-  };
+  const run = shellRunner({
+    sandbox,
+    env: commandEnv,
+    label,
+    safe,
+    ...(context.tempDir !== undefined ? { tempDir: context.tempDir } : {}),
+  });
 
   return {
     ...(settings.healthcheck
@@ -290,6 +263,59 @@ export function createCliTarget(settings: CliSettings, context: ProviderContext)
         }
       }
     },
+  };
+}
+
+/** What paths a sandboxed command may write and read. */
+interface Access {
+  writable: string[];
+  readOnly: string[];
+}
+
+/**
+ * Runs a target's commands through the shell with its environment, in its sandbox when it has
+ * one (`access` says what the command may write and read there); a failure to start is a
+ * `TargetError` naming the target.
+ */
+function shellRunner(spec: {
+  sandbox: SandboxPolicy | undefined;
+  env: Record<string, string>;
+  label: string;
+  safe: (text: string) => string;
+  tempDir?: string;
+}) {
+  return async (
+    command: string,
+    options: Omit<RunShellOptions, "env" | "sandbox"> & { signal: AbortSignal },
+    access: Access,
+  ): Promise<ShellResult> => {
+    let box: OpenSandbox | undefined;
+    try {
+      if (spec.sandbox !== undefined) {
+        box = await openSandbox(spec.sandbox, {
+          argv: ["sh", "-c", command],
+          env: spec.env,
+          cwd: options.cwd ?? ".",
+          ...access,
+          ...(spec.tempDir !== undefined ? { tempDir: spec.tempDir } : {}),
+        });
+      }
+      return await runShell(command, {
+        ...options,
+        env: spec.env,
+        clearEnv: true,
+        ...(box !== undefined ? { sandbox: box } : {}),
+      });
+    } catch (error) {
+      const reason = error instanceof Deno.errors.NotFound
+        ? `working folder '${options.cwd}' does not exist or the shell is missing`
+        : error instanceof Error
+        ? error.message
+        : String(error);
+      throw new TargetError(spec.safe(`${spec.label} could not start: ${reason}`));
+    } finally {
+      await box?.close();
+    }
   };
 }
 

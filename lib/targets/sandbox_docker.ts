@@ -16,6 +16,7 @@
  */
 import type { NetworkMode } from "../schema/sandbox.ts";
 import { mountOrder, type SandboxMount } from "./sandbox_bwrap.ts";
+import type { SandboxPolicy } from "./sandbox_policy.ts";
 
 /** What {@link dockerRunArgs} builds the command line from. */
 export interface DockerPlan {
@@ -116,4 +117,57 @@ export async function stopContainer(docker: string, name: string): Promise<void>
     await new Deno.Command(docker, { args: ["kill", name], stdout: "null", stderr: "null" })
       .output();
   } catch { /* no docker */ }
+}
+
+/** What {@link dockerPlan} needs of an opened sandbox. */
+export interface DockerLayout {
+  /** The container's name. */
+  name: string;
+  /** The sandbox's layout (its `hide` mounts are the host's business, not the image's). */
+  mounts: readonly SandboxMount[];
+  /** The environment (passed by name). */
+  env: Readonly<Record<string, string>>;
+  /** The working folder (host path). */
+  cwd: string;
+  /** The sandbox's private folder (made by agentv: its owner is agentv's uid and gid). */
+  dir: string;
+}
+
+/**
+ * The docker plan of a sandbox: binds only (the image has its own system; a bind whose optional
+ * source is missing is left out), the working folder at `workdir` when set, agentv's uid and gid
+ * (the owner of the folder it just made: no `--allow-sys` needed).
+ */
+export function dockerPlan(policy: SandboxPolicy, layout: DockerLayout): DockerPlan {
+  const workdir = policy.workdir ?? layout.cwd;
+  const mounts = layout.mounts
+    .filter((m) => m.kind !== "hide" && !(m.optional && !exists(m.source ?? m.path)))
+    .map((m) =>
+      m.path === layout.cwd && policy.workdir !== undefined
+        ? { ...m, path: workdir, source: m.source ?? m.path }
+        : m
+    );
+  let user: string | undefined;
+  try {
+    const { uid, gid } = Deno.statSync(layout.dir);
+    if (uid !== null && gid !== null) user = `${uid}:${gid}`;
+  } catch { /* the image's user */ }
+  return {
+    name: layout.name,
+    image: policy.image ?? "",
+    mounts,
+    network: policy.network,
+    cwd: workdir,
+    envNames: Object.keys(layout.env).sort(),
+    ...(user !== undefined ? { user } : {}),
+  };
+}
+
+function exists(path: string): boolean {
+  try {
+    Deno.statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -19,10 +19,11 @@
  *
  * @module
  */
-import { dirname, isAbsolute, join, resolve, sep } from "node:path";
+import { isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { bwrapArgs, type SandboxMount } from "./sandbox_bwrap.ts";
-import { dockerRunArgs, stopContainer, trackContainer } from "./sandbox_docker.ts";
+import { dockerPlan, dockerRunArgs, stopContainer, trackContainer } from "./sandbox_docker.ts";
+import { hiddenRoots, isInside, locateProgram, programMounts, realPath } from "./sandbox_paths.ts";
 import { FORWARDER_ARG, type ForwardRule } from "./sandbox_forwarder.ts";
 import {
   type Endpoint,
@@ -75,96 +76,10 @@ const SOCKETS_INSIDE = "/run/agentv";
 /** The proxy's first choice of port. */
 const PROXY_PORT = 3128;
 const PROXY_VARIABLES = ["HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY"];
-/** Hidden when they exist: user homes, runtime sockets, the other temp folder. */
-const HIDDEN = ["/home", "/root", "/run", "/var/tmp"];
 
 /** Whether `host` is a loopback address (`localhost`, `127.x.x.x`, `::1`). */
 export function isLoopback(host: string): boolean {
   return host === "localhost" || host === "::1" || /^127\.\d+\.\d+\.\d+$/.test(host);
-}
-
-function isInside(path: string, dir: string): boolean {
-  return path === dir || path.startsWith(dir.endsWith(sep) ? dir : dir + sep);
-}
-
-function existingDir(path: string): boolean {
-  try {
-    return Deno.statSync(path).isDirectory;
-  } catch {
-    return false;
-  }
-}
-
-function realPath(path: string): string {
-  try {
-    return Deno.realPathSync(path);
-  } catch {
-    return path;
-  }
-}
-
-/** The homes to hide: the standard ones, `$HOME` of the process and of agentv. */
-function hiddenRoots(env: Readonly<Record<string, string>>): string[] {
-  let own: string | undefined;
-  try {
-    own = Deno.env.get("HOME");
-  } catch { /* not permitted */ }
-  const homes = [env.HOME, own].filter((h): h is string =>
-    h !== undefined && isAbsolute(h) && resolve(h) !== "/"
-  );
-  return [...new Set([...HIDDEN, ...homes.map((h) => resolve(h))])].filter(existingDir);
-}
-
-/**
- * The folder an executable needs readable: the outermost `node_modules` holding it (an npm
- * package and its sibling packages, e.g. Codex's platform binary), else its own folder.
- *
- * @example
- * ```ts
- * import { installRoot } from "./sandbox_launch.ts";
- * installRoot("/home/u/.cache/tools/node_modules/@openai/codex/bin/codex.js");
- * // "/home/u/.cache/tools/node_modules"
- * installRoot("/opt/agent/bin/agent"); // "/opt/agent/bin"
- * ```
- */
-export function installRoot(realExecutable: string): string {
-  const parts = realExecutable.split("/");
-  const at = parts.indexOf("node_modules");
-  return at > 0 ? parts.slice(0, at + 1).join("/") : dirname(realExecutable);
-}
-
-/** Where `program` is: a path (relative to `cwd`) or a name on `env.PATH`; undefined if nowhere. */
-export function locateProgram(
-  program: string,
-  env: Readonly<Record<string, string>>,
-  cwd: string,
-): string | undefined {
-  if (!program.includes("/")) return findExecutable(program, env.PATH);
-  const path = resolve(cwd, program);
-  try {
-    return Deno.statSync(path).isFile ? path : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** The program's path and the read-only folders it needs, when they are hidden. */
-function programMounts(
-  program: string,
-  env: Readonly<Record<string, string>>,
-  cwd: string,
-  hidden: readonly string[],
-): string[] {
-  const found = locateProgram(program, env, cwd);
-  if (found === undefined) return [];
-  const inHidden = (p: string) => hidden.some((h) => isInside(p, h)) || isInside(p, "/tmp");
-  const real = realPath(found);
-  const needed = [installRoot(real), dirname(found)];
-  // PATH folders inside a hidden home (e.g. a Node installed by nvm): read-only, never a home.
-  for (const dir of (env.PATH ?? "").split(":")) {
-    if (isAbsolute(dir) && !hidden.includes(resolve(dir))) needed.push(resolve(dir));
-  }
-  return [...new Set(needed)].filter(inHidden);
 }
 
 /** How agentv starts the forwarder: itself (compiled) or `deno run` of its module. */
@@ -270,7 +185,10 @@ export async function openSandbox(
     const name = `agentv-${crypto.randomUUID()}`;
     const command = [...layout.prefix, ...request.argv];
     const argv = docker !== undefined
-      ? [docker, ...dockerRunArgs(dockerPlan(policy, layout, name, request, dir), command)]
+      ? [
+        docker,
+        ...dockerRunArgs(dockerPlan(policy, { ...layout, name, dir, cwd: request.cwd }), command),
+      ]
       : [
         bwrap!,
         ...bwrapArgs({ mounts: layout.mounts, network: policy.network, cwd: request.cwd }, command),
@@ -372,51 +290,4 @@ function pathMounts(
     mounts.push({ kind: "ro", path: request.cwd });
   }
   return mounts;
-}
-
-/** The docker plan of a layout: binds only (the image has its own system), the cwd at `workdir`. */
-function dockerPlan(
-  policy: SandboxPolicy,
-  layout: SandboxLayout,
-  name: string,
-  request: SandboxRequest,
-  dir: string,
-) {
-  const workdir = policy.workdir ?? request.cwd;
-  const mounts = layout.mounts.filter((m) =>
-    m.kind !== "hide" && !(m.optional && !exists(m.source ?? m.path))
-  )
-    .map((m) =>
-      m.path === request.cwd && policy.workdir !== undefined
-        ? { ...m, path: workdir, source: m.source ?? m.path }
-        : m
-    );
-  return {
-    name,
-    image: policy.image!,
-    mounts,
-    network: policy.network,
-    cwd: workdir,
-    envNames: Object.keys(layout.env).sort(),
-    ...ownerOf(dir),
-  };
-}
-
-/** `uid:gid` of agentv: the owner of the folder it just made (no `--allow-sys` needed). */
-function ownerOf(dir: string): { user?: string } {
-  try {
-    const { uid, gid } = Deno.statSync(dir);
-    return uid !== null && gid !== null ? { user: `${uid}:${gid}` } : {};
-  } catch {
-    return {};
-  }
-}
-
-function exists(path: string): boolean {
-  try {
-    Deno.statSync(path);
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -153,48 +153,87 @@ function answer(status: string, text: string): Uint8Array {
  * ```
  */
 export function startRelay(routes: readonly RelayRoute[], options: RelayOptions = {}): Relay {
-  const connect = options.connect ??
-    ((e: Endpoint) => Deno.connect({ hostname: e.host, port: e.port }));
-  const open = new Set<Deno.Conn>();
-  const refused: string[] = [];
-  const listeners = routes.map((route) => Deno.listen({ transport: "unix", path: route.socket }));
-  const tasks: Promise<void>[] = [];
-  const handling = new Set<Promise<void>>();
-  let closed = false;
+  return new UnixRelay(routes, options);
+}
 
-  const close = (conn: Deno.Conn) => {
-    open.delete(conn);
+/** The relay: one listener per route, every connection tracked until it is closed. */
+class UnixRelay implements Relay {
+  readonly #options: RelayOptions;
+  readonly #connect: (endpoint: Endpoint) => Promise<Deno.Conn>;
+  readonly #open = new Set<Deno.Conn>();
+  readonly #refused: string[] = [];
+  readonly #listeners: Deno.Listener[];
+  readonly #tasks: Promise<void>[] = [];
+  readonly #handling = new Set<Promise<void>>();
+  readonly #sockets: string[];
+  #closed = false;
+
+  constructor(routes: readonly RelayRoute[], options: RelayOptions) {
+    this.#options = options;
+    this.#connect = options.connect ??
+      ((e: Endpoint) => Deno.connect({ hostname: e.host, port: e.port }));
+    this.#sockets = routes.map((r) => r.socket);
+    this.#listeners = routes.map((r) => Deno.listen({ transport: "unix", path: r.socket }));
+    routes.forEach((route, i) => this.#tasks.push(this.#accept(route, this.#listeners[i])));
+  }
+
+  refused(): string[] {
+    return [...this.#refused];
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    for (const listener of this.#listeners) {
+      try {
+        listener.close();
+      } catch { /* already closed */ }
+    }
+    for (const conn of [...this.#open]) this.#drop(conn);
+    await Promise.all([...this.#tasks, ...this.#handling]);
+    await Promise.all(this.#sockets.map((s) => Deno.remove(s).catch(() => {})));
+  }
+
+  async #accept(route: RelayRoute, listener: Deno.Listener): Promise<void> {
+    try {
+      for await (const conn of listener) {
+        const task = this.#handle(route, conn);
+        this.#handling.add(task);
+        task.finally(() => this.#handling.delete(task));
+      }
+    } catch { /* closed */ }
+  }
+
+  #drop(conn: Deno.Conn): void {
+    this.#open.delete(conn);
     try {
       conn.close();
     } catch { /* already closed */ }
-  };
+  }
 
   /** Opens `endpoint` and sends `first`; the connection, or why it failed. */
-  const dial = async (endpoint: Endpoint, first: Uint8Array): Promise<Deno.Conn | string> => {
+  async #dial(endpoint: Endpoint, first: Uint8Array): Promise<Deno.Conn | string> {
     let outer: Deno.Conn;
     try {
-      outer = await connect(endpoint);
+      outer = await this.#connect(endpoint);
     } catch (error) {
       return (error as Error).message;
     }
-    open.add(outer);
-    if (closed) {
-      close(outer);
+    this.#open.add(outer);
+    if (this.#closed) {
+      this.#drop(outer);
       return "the sandbox was closed";
     }
     try {
       if (first.length > 0) await writeAll(outer, first);
       return outer;
     } catch (error) {
-      close(outer);
+      this.#drop(outer);
       return (error as Error).message;
     }
-  };
+  }
 
-  const proxy = async (
-    route: Extract<RelayRoute, { kind: "proxy" }>,
-    inner: Deno.Conn,
-  ): Promise<Deno.Conn | undefined> => {
+  /** Reads a proxy request, checks its address, and opens it; undefined when refused. */
+  async #proxy(route: Extract<RelayRoute, { kind: "proxy" }>, inner: Deno.Conn) {
     const read = await readHead(inner).catch(() => undefined);
     const wanted = read === undefined ? undefined : proxyTarget(read.head);
     if (read === undefined || wanted === undefined) {
@@ -206,9 +245,9 @@ export function startRelay(routes: readonly RelayRoute[], options: RelayOptions 
     }
     const name = formatEndpoint(wanted.endpoint);
     if (!route.allowed.some((a) => sameEndpoint(a, wanted.endpoint))) {
-      if (!refused.includes(name)) {
-        refused.push(name);
-        options.onRefused?.(name);
+      if (!this.#refused.includes(name)) {
+        this.#refused.push(name);
+        this.#options.onRefused?.(name);
       }
       await writeAll(
         inner,
@@ -218,58 +257,31 @@ export function startRelay(routes: readonly RelayRoute[], options: RelayOptions 
     }
     // A tunnel gets what followed the head; a plain request goes on as it came.
     const first = wanted.connect ? read.rest : concat(ENCODER.encode(read.head), read.rest);
-    const outer = await dial(wanted.endpoint, first);
+    const outer = await this.#dial(wanted.endpoint, first);
     if (typeof outer === "string") {
       await writeAll(inner, answer("502 Bad Gateway", `${name}: ${outer}`));
       return undefined;
     }
     if (wanted.connect) await writeAll(inner, ENCODER.encode(ESTABLISHED));
     return outer;
-  };
+  }
 
-  const handle = async (route: RelayRoute, inner: Deno.Conn) => {
-    open.add(inner);
+  async #handle(route: RelayRoute, inner: Deno.Conn): Promise<void> {
+    this.#open.add(inner);
     let outer: Deno.Conn | undefined;
     try {
       if (route.kind === "direct") {
-        const dialed = await dial(route.target, new Uint8Array());
+        const dialed = await this.#dial(route.target, new Uint8Array());
         outer = typeof dialed === "string" ? undefined : dialed;
-      } else outer = await proxy(route, inner);
+      } else outer = await this.#proxy(route, inner);
       if (outer !== undefined) await Promise.all([pump(inner, outer), pump(outer, inner)]);
     } catch {
       /* a side went away */
     } finally {
-      close(inner);
-      if (outer !== undefined) close(outer);
+      this.#drop(inner);
+      if (outer !== undefined) this.#drop(outer);
     }
-  };
-
-  routes.forEach((route, i) => {
-    tasks.push((async () => {
-      try {
-        for await (const conn of listeners[i]) {
-          const task = handle(route, conn);
-          handling.add(task);
-          task.finally(() => handling.delete(task));
-        }
-      } catch { /* closed */ }
-    })());
-  });
-
-  return {
-    refused: () => [...refused],
-    async close() {
-      closed = true;
-      for (const listener of listeners) {
-        try {
-          listener.close();
-        } catch { /* already closed */ }
-      }
-      for (const conn of [...open]) close(conn);
-      await Promise.all([...tasks, ...handling]);
-      await Promise.all(routes.map((r) => Deno.remove(r.socket).catch(() => {})));
-    },
-  };
+  }
 }
 
 function concat(a: Uint8Array, b: Uint8Array): Uint8Array {

@@ -55,6 +55,28 @@ export function relayCommand(routes: readonly RelayRoute[]): string[] {
   ];
 }
 
+/** Reads the relay's stdout: `ready`, then `{"refused": "host:port"}` lines. */
+async function readReports(
+  stdout: ReadableStream<Uint8Array>,
+  on: { ready(): void; refused(name: string): void },
+): Promise<void> {
+  let pending = "";
+  for await (const chunk of stdout.pipeThrough(new TextDecoderStream())) {
+    pending += chunk;
+    for (let nl = pending.indexOf("\n"); nl >= 0; nl = pending.indexOf("\n")) {
+      const line = pending.slice(0, nl);
+      pending = pending.slice(nl + 1);
+      if (line === "ready") on.ready();
+      else if (line.startsWith("{")) {
+        try {
+          const name = (JSON.parse(line) as { refused?: unknown }).refused;
+          if (typeof name === "string") on.refused(name);
+        } catch { /* not ours */ }
+      }
+    }
+  }
+}
+
 /**
  * Starts the relay; its `ready` resolves once it listens and rejects with its error output when
  * it exits first (or takes longer than 30 s). The sandbox need not wait for it: the forwarder
@@ -89,24 +111,10 @@ export function startRelayProcess(
   const stderr = new Response(child.stderr).text().catch(() => "");
   let markReady: (ready: boolean) => void = () => {};
   const ready = new Promise<boolean>((resolve) => markReady = resolve);
-  const reading = (async () => {
-    let pending = "";
-    for await (const chunk of child.stdout.pipeThrough(new TextDecoderStream())) {
-      pending += chunk;
-      for (let nl = pending.indexOf("\n"); nl >= 0; nl = pending.indexOf("\n")) {
-        const line = pending.slice(0, nl);
-        pending = pending.slice(nl + 1);
-        if (line === "ready") markReady(true);
-        else if (line.startsWith("{")) {
-          try {
-            const name = (JSON.parse(line) as { refused?: unknown }).refused;
-            if (typeof name === "string" && !refused.includes(name)) refused.push(name);
-          } catch { /* not ours */ }
-        }
-      }
-    }
-    markReady(false);
-  })().catch(() => markReady(false));
+  const reading = readReports(child.stdout, {
+    ready: () => markReady(true),
+    refused: (name) => refused.includes(name) || refused.push(name),
+  }).then(() => markReady(false), () => markReady(false));
   const stdin = child.stdin.getWriter();
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<boolean>((resolve) =>

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { agentSandbox } from "../../lib/targets/agent_target.ts";
 import { claudeCodeEnv } from "../../lib/targets/claude_code.ts";
 import { codexArgs, codexEndpoints } from "../../lib/targets/codex.ts";
-import { installRoot } from "../../lib/targets/sandbox_launch.ts";
+import { installRoot, programMounts } from "../../lib/targets/sandbox_paths.ts";
 import { sandboxPolicy, SandboxUnavailableError } from "../../lib/targets/sandbox_policy.ts";
 import { proxyTarget } from "../../lib/targets/sandbox_relay.ts";
 import { createTarget } from "../../lib/targets/registry.ts";
@@ -190,6 +190,24 @@ Deno.test("the relay's proxy understands CONNECT host:port and absolute http:// 
       "garbage\r\n\r\n",
     ]
   ) assert.equal(proxyTarget(head), undefined, head);
+});
+
+Deno.test("a program in a hidden place gets its folder readable, never a whole home or /tmp, nor a PATH entry that is one", async () => {
+  await using tree = await tempTree({ "home/.local/bin/agent": "#!/bin/sh\n", "tools/bin/x": "" });
+  await Deno.chmod(tree.path("home/.local/bin/agent"), 0o755);
+  const hidden = [tree.path("home")];
+  const env = {
+    PATH: [tree.path("home/.local/bin"), tree.path("home"), "/tmp", "/usr/bin"].join(":"),
+  };
+  // In a hidden home: its folder (which is also a PATH entry); the home itself and /tmp are not.
+  assert.deepEqual(programMounts("agent", env, "/", hidden), [tree.path("home/.local/bin")]);
+  // A program right in a folder that is all hidden (here: the home) is bound alone.
+  await Deno.writeTextFile(tree.path("home/agent2"), "#!/bin/sh\n");
+  await Deno.chmod(tree.path("home/agent2"), 0o755);
+  assert.deepEqual(
+    programMounts(tree.path("home/agent2"), { PATH: "/usr/bin" }, "/", hidden),
+    [tree.path("home/agent2")],
+  );
 });
 
 Deno.test("an npm-installed CLI needs its whole node_modules readable, anything else its own folder", () => {
