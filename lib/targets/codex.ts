@@ -11,9 +11,9 @@
  * (names starting with `CODEX_`, `OPENAI_API_KEY`, `OPENAI_BASE_URL`, the proxy and CA variables)
  * and the names `env` lists (e.g. a gateway's key named by a custom provider's `env_key`).
  * Codex's own sandbox and approval policy, providers and other Codex configuration go in `args`
- * (e.g. `[--sandbox, workspace-write]`, `-c key=value`); `base_url` becomes
- * `-c openai_base_url="…"` (the built-in OpenAI provider at another address, with
- * `OPENAI_API_KEY`), before those arguments.
+ * (e.g. `[--sandbox, workspace-write]`, `-c key=value`); `base_url` becomes a provider `agentv`
+ * at that address (Responses API, key from `OPENAI_API_KEY`), selected before those arguments
+ * (which may select another).
  *
  * agentv's sandbox (`sandbox_launch.ts`; `bubblewrap` by default): the model endpoints it may reach
  * are `base_url`, else every `base_url` of a `-c model_providers…` argument and an
@@ -91,6 +91,26 @@ export function codexEnv(
 }
 
 /**
+ * The provider override `base_url` becomes: a provider `agentv` at that address (Responses API,
+ * `Authorization: Bearer $OPENAI_API_KEY`), selected. (Codex's built-in provider at another
+ * address, `openai_base_url`, sends no key from the environment.)
+ *
+ * @example
+ * ```ts
+ * import { baseUrlArgs } from "./codex.ts";
+ * baseUrlArgs("http://127.0.0.1:8080/v1");
+ * // ["-c", 'model_providers.agentv={name="agentv",base_url="http://127.0.0.1:8080/v1",
+ * //   wire_api="responses",env_key="OPENAI_API_KEY"}', "-c", "model_provider=agentv"]
+ * ```
+ */
+export function baseUrlArgs(baseUrl: string): string[] {
+  const provider = `{name="agentv",base_url=${
+    JSON.stringify(baseUrl)
+  },wire_api="responses",env_key="OPENAI_API_KEY"}`;
+  return ["-c", `model_providers.agentv=${provider}`, "-c", "model_provider=agentv"];
+}
+
+/**
  * The arguments of one `codex exec` run (ending with the `-` that makes Codex read stdin).
  *
  * @example
@@ -109,9 +129,7 @@ export function codexArgs(settings: CodexSettings): string[] {
     "--json",
     "--skip-git-repo-check",
     ...(settings.model !== undefined && settings.model !== "" ? ["-m", settings.model] : []),
-    ...(settings.base_url !== undefined
-      ? ["-c", `openai_base_url=${JSON.stringify(settings.base_url)}`]
-      : []),
+    ...(settings.base_url !== undefined ? baseUrlArgs(settings.base_url) : []),
     ...(settings.args ?? []),
     "-",
   ];

@@ -66,3 +66,33 @@ Deno.test({
     assert.equal(seen.length, 1, "only the unsandboxed command reached the server");
   },
 });
+
+Deno.test({
+  name: "a sandboxed cli target's command healthcheck runs in its sandbox too",
+  ignore: bubblewrap.ignore,
+  async fn() {
+    bubblewrap.require();
+    await using tree = await tempTree({
+      "evals/.keep": "",
+      "workspace/.keep": "",
+      "outside/.keep": "",
+    });
+    for (const sandbox of ["bubblewrap", "none"]) {
+      const target = createTarget({
+        name: "checked",
+        provider: "cli",
+        command_template: "echo ok",
+        healthcheck: { type: "command", command_template: `touch '${tree.path("outside/H")}'` },
+        sandbox,
+      }, { env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin" } });
+      const invoked = target.invoke(request(tree));
+      if (sandbox === "bubblewrap") {
+        await assert.rejects(invoked, /CLI healthcheck failed for 'checked': exited with code 1/);
+        await assert.rejects(Deno.stat(tree.path("outside/H")), Deno.errors.NotFound);
+      } else {
+        await invoked;
+        assert.ok((await Deno.stat(tree.path("outside/H"))).isFile);
+      }
+    }
+  },
+});

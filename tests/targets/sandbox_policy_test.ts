@@ -121,19 +121,25 @@ Deno.test("the model endpoint: base_url, else the CLI's own variable or argument
   assert.deepEqual(endpoints({}, {}, ["https://api.anthropic.com"]), [
     { host: "api.anthropic.com", port: 443 },
   ]);
-  // Codex: base_url is a provider override before the target's own arguments.
-  assert.deepEqual(
-    codexArgs({ name: "c", provider: "codex", base_url: "http://127.0.0.1:9/v1", args: ["-x"] }),
-    [
-      "exec",
-      "--json",
-      "--skip-git-repo-check",
-      "-c",
-      'openai_base_url="http://127.0.0.1:9/v1"',
-      "-x",
-      "-",
-    ],
-  );
+  // Codex: base_url is a provider override before the target's own arguments, and its endpoint.
+  const args = codexArgs({
+    name: "c",
+    provider: "codex",
+    base_url: "http://127.0.0.1:9/v1",
+    args: ["-x"],
+  });
+  assert.deepEqual(args, [
+    "exec",
+    "--json",
+    "--skip-git-repo-check",
+    "-c",
+    'model_providers.agentv={name="agentv",base_url="http://127.0.0.1:9/v1",wire_api="responses",env_key="OPENAI_API_KEY"}',
+    "-c",
+    "model_provider=agentv",
+    "-x",
+    "-",
+  ]);
+  assert.deepEqual(codexEndpoints(args, {}), ["http://127.0.0.1:9/v1"]);
   const provider = 'model_providers.m={name="m",base_url="http://127.0.0.1:7/v1",env_key="K"}';
   assert.deepEqual(codexEndpoints(["-c", provider, "-c", "model_provider=m"], {}), [
     "http://127.0.0.1:7/v1",
