@@ -1,7 +1,8 @@
 /**
  * `deno task bench`: the loader benchmarks (`load_bench.ts`), the runner benchmarks
  * (`run_bench.ts`, each in its own subprocess) and the whole-process CLI benchmarks
- * (`cli_bench.ts`: the CLI spawned as a user runs it, against floors measured in the same run).
+ * (`cli_bench.ts`: the CLI spawned as a user runs it, against floors measured in the same run) and
+ * the history store (`store_bench.ts`: 1,000 runs of 1,000 rows indexed, then re-opened).
  * Prints measured values against their bars and exits non-zero when a bar is missed.
  *
  * @module
@@ -9,6 +10,7 @@
 import { benchLoader } from "./load_bench.ts";
 import { benchCli } from "./cli_bench.ts";
 import { type BenchRow, benchRunner, formatTable } from "./run_bench.ts";
+import { benchStore } from "./store_bench.ts";
 
 const loader = await benchLoader();
 const rows: BenchRow[] = [
@@ -35,6 +37,7 @@ const rows: BenchRow[] = [
   },
   ...await benchRunner(),
   ...await benchCli(),
+  ...await benchStore(),
 ];
 console.log(formatTable(rows));
 if (!rows.every((r) => r.ok)) Deno.exit(1);

@@ -6,19 +6,26 @@
  * - `--version`, `--help` vs `deno eval 0` (bar 1.5×);
  * - `validate` of a 5-case YAML vs a script that imports zod + yaml and parses the file (1.5×);
  * - `validate` of 100,000 JSONL cases vs a script that reads the file and `JSON.parse`s each
- *   line (2.5×), and peak RSS vs the floor's (2×);
+ *   line (2.5×), and peak RSS vs the floor's (2×): the loader bench's own mixed dataset, then
+ *   each of the three shapes of `validate_shapes.ts` (minimal; three evaluators; rubrics and tool
+ *   calls), each against its own floor;
  * - `run` of 2,000 cases (50 ms loopback OpenAI-compatible server, 32 workers, results file and
  *   summary) vs a thin runner script that reads the JSONL, fetches with 32 workers and appends
  *   one row per case (1.05×).
  *
  * Run: `deno run --allow-read --allow-write --allow-env --allow-net=127.0.0.1 --allow-run
- * bench/cli_bench.ts` (or `deno task bench`, which runs every benchmark).
+ * bench/cli_bench.ts` (or `deno task bench`, which runs every benchmark). `--only shapes` (or
+ * `start`, `small`, `jsonl`, `run`; repeatable or comma-separated) measures only those rows, and
+ * `--runs N` sets the timed runs per figure.
  *
  * @module
  */
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
 import { writeFixtures } from "./load_bench.ts";
+import { FLOORS } from "./_floors.ts";
+import { SHAPES, writeShape } from "./validate_shapes.ts";
 import { type BenchRow, latencyServer } from "./run_bench.ts";
 
 const REPO = fileURLToPath(new URL("../", import.meta.url));
@@ -121,60 +128,37 @@ async function compare(
   return { floor: pick(f), ours: pick(o) };
 }
 
-/** The floor scripts, written into the bench folder. */
-const FLOORS = {
-  "yaml_floor.ts": `import { z } from "npm:zod@4.6.7";
-import { parse } from "npm:yaml@2.9.1";
-const doc = parse(await Deno.readTextFile(Deno.args[0]));
-const Case = z.looseObject({ id: z.string(), expected_outcome: z.string() });
-const parsed = z.looseObject({ evalcases: z.array(Case) }).parse(doc);
-console.log(parsed.evalcases.length + " cases");
-`,
-  "jsonl_floor.ts": `const text = await Deno.readTextFile(Deno.args[0]);
-let n = 0;
-for (const line of text.split("\\n")) if (line.trim() !== "") { JSON.parse(line); n++; }
-console.log(n + " cases");
-`,
-  "runner_floor.ts": `const [file, url, out] = Deno.args;
-const cases = (await Deno.readTextFile(file)).split("\\n").filter((l) => l.trim() !== "")
-  .map((l) => JSON.parse(l));
-const results = await Deno.open(out, { write: true, create: true, truncate: true });
-const encoder = new TextEncoder();
-let next = 0, passed = 0;
-async function worker() {
-  while (next < cases.length) {
-    const c = cases[next++];
-    const started = performance.now();
-    const response = await fetch(url + "/chat/completions", {
-      method: "POST",
-      headers: { "content-type": "application/json", authorization: "Bearer sk-bench" },
-      body: JSON.stringify({ model: "bench", messages: [{ role: "user", content: c.input }] }),
-    });
-    const answer = (await response.json()).choices[0].message.content;
-    const score = answer.includes("ok") ? 1 : 0;
-    passed += score;
-    const row = { eval_id: c.id, answer, score, duration_ms: performance.now() - started };
-    results.writeSync(encoder.encode(JSON.stringify(row) + "\\n"));
-  }
-}
-await Promise.all(Array.from({ length: 32 }, worker));
-results.close();
-console.log(passed + "/" + cases.length + " passed");
-`,
-};
+/** The groups of rows {@link benchCli} can measure. */
+export const CLI_BENCH_GROUPS = ["start", "small", "jsonl", "shapes", "run"] as const;
+
+/** One of {@link CLI_BENCH_GROUPS}. */
+export type CliBenchGroup = typeof CLI_BENCH_GROUPS[number];
 
 /** Options of {@link benchCli}. */
 export interface CliBenchOptions {
   /** Timed runs per figure (default 5). */
   runs?: number;
-  /** Cases of the big JSONL (default 100,000). */
+  /** Cases of the big JSONL and of each shape (default 100,000). */
   jsonlCases?: number;
   /** Cases of the run figure (default 2,000). */
   runCases?: number;
+  /** Only these groups of rows (default all). */
+  only?: readonly CliBenchGroup[];
+}
+
+/** What each group of rows needs: the bench folder, the CLI's arguments and the row sink. */
+interface BenchContext {
+  dir: string;
+  data: string;
+  runs: number;
+  jsonlCases: number;
+  runCases: number;
+  agentv: (...args: string[]) => string[];
+  add: (name: string, measured: number, bar: number) => void;
 }
 
 /**
- * Measures the four whole-process figures and returns them as table rows.
+ * Measures the whole-process figures and returns them as table rows.
  *
  * @example
  * ```ts ignore
@@ -184,38 +168,138 @@ export interface CliBenchOptions {
  * ```
  */
 export async function benchCli(options: CliBenchOptions = {}): Promise<BenchRow[]> {
-  const runs = options.runs ?? 5;
   await requireGnuTime();
   const flags = await compileFlags();
-  const agentv = (...args: string[]) => ["run", ...flags, "--config", CONFIG, MAIN, ...args];
   const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "agentv-cli-bench-" }));
-  const server = await latencyServer(50);
+  const rows: BenchRow[] = [];
+  const ctx: BenchContext = {
+    dir,
+    data: join(dir, "data"),
+    runs: options.runs ?? 5,
+    jsonlCases: options.jsonlCases ?? 100_000,
+    runCases: options.runCases ?? 2000,
+    agentv: (...args) => ["run", ...flags, "--config", CONFIG, MAIN, ...args],
+    add: (name, measured, bar) =>
+      rows.push({
+        name,
+        measured: Number(measured.toFixed(2)),
+        bar,
+        unit: "×",
+        ok: measured <= bar,
+      }),
+  };
+  const only = new Set(options.only ?? CLI_BENCH_GROUPS);
   try {
     for (const [name, text] of Object.entries(FLOORS)) {
       await Deno.writeTextFile(join(dir, name), text);
     }
-    const data = join(dir, "data");
-    await Deno.mkdir(data);
-    const { jsonl } = await writeFixtures(data, options.jsonlCases ?? 100_000, 0);
+    await Deno.mkdir(ctx.data);
+    await Deno.mkdir(join(ctx.data, ".agentv"));
     await Deno.writeTextFile(
-      join(data, ".agentv", "targets.yaml"),
+      join(ctx.data, ".agentv", "targets.yaml"),
       "targets:\n  - name: default\n    provider: mock\n  - name: azure_base\n    provider: mock\n",
     );
-    const five = join(data, "five.yaml");
-    await Deno.writeTextFile(
-      five,
-      "description: five cases\nevalcases:\n" +
-        Array.from(
-          { length: 5 },
-          (_, i) =>
-            `  - id: case-${i}\n    expected_outcome: Answers question ${i} politely\n` +
-            `    input: What is ${i} + ${i}?\n    expected_output: "${2 * i}"\n    rubrics:\n` +
-            `      - Gives the right number\n`,
-        ).join(""),
-    );
+    if (only.has("start")) await benchStart(ctx);
+    if (only.has("small")) await benchSmallValidate(ctx);
+    if (only.has("jsonl")) await benchJsonl(ctx);
+    if (only.has("shapes")) await benchShapes(ctx);
+    if (only.has("run")) await benchRun(ctx);
+    return rows;
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+/** `--version` and `--help` against `deno eval 0`. */
+async function benchStart(ctx: BenchContext): Promise<void> {
+  const { dir, runs, agentv, add } = ctx;
+  const eval0 = () => timeProcess(["eval", "0"], dir);
+  const version = await compare(runs, eval0, () => timeProcess(agentv("--version"), dir));
+  add(
+    `agentv --version / deno eval 0 (${ms(version.ours)} / ${ms(version.floor)})`,
+    version.ours.ms / version.floor.ms,
+    1.5,
+  );
+  const help = await compare(runs, eval0, () => timeProcess(agentv("--help"), dir));
+  add(
+    `agentv --help / deno eval 0 (${ms(help.ours)} / ${ms(help.floor)})`,
+    help.ours.ms / help.floor.ms,
+    1.5,
+  );
+}
+
+/** `validate` of a 5-case YAML against importing zod + yaml and parsing it. */
+async function benchSmallValidate(ctx: BenchContext): Promise<void> {
+  const { dir, data, runs, agentv, add } = ctx;
+  const five = join(data, "five.yaml");
+  await Deno.writeTextFile(
+    five,
+    "description: five cases\nevalcases:\n" +
+      Array.from(
+        { length: 5 },
+        (_, i) =>
+          `  - id: case-${i}\n    expected_outcome: Answers question ${i} politely\n` +
+          `    input: What is ${i} + ${i}?\n    expected_output: "${2 * i}"\n    rubrics:\n` +
+          `      - Gives the right number\n`,
+      ).join(""),
+  );
+  const small = await compare(
+    runs,
+    () =>
+      timeProcess(["run", "--allow-read", "--allow-env", join(dir, "yaml_floor.ts"), five], dir),
+    () => timeProcess(agentv("validate", five), data),
+  );
+  add(
+    `validate 5-case YAML / zod+yaml parse (${ms(small.ours)} / ${ms(small.floor)})`,
+    small.ours.ms / small.floor.ms,
+    1.5,
+  );
+}
+
+/** `validate` of one JSONL file against reading it and `JSON.parse`-ing each line: time and RSS. */
+async function benchValidateJsonl(ctx: BenchContext, file: string, label: string): Promise<void> {
+  const { dir, data, runs, agentv, add } = ctx;
+  const measured = await compare(
+    runs,
+    () =>
+      timeProcess(["run", "--allow-read", join(dir, "jsonl_floor.ts"), file], dir, { rss: true }),
+    () => timeProcess(agentv("validate", file), data, { rss: true }),
+  );
+  add(
+    `validate ${label} / read+JSON.parse (${ms(measured.ours)} / ${ms(measured.floor)})`,
+    measured.ours.ms / measured.floor.ms,
+    2.5,
+  );
+  add(
+    `validate ${label} peak RSS / floor's (${mb(measured.ours)} / ${mb(measured.floor)})`,
+    measured.ours.rssMb! / measured.floor.rssMb!,
+    2,
+  );
+}
+
+/** The loader bench's own 100k-case dataset (mixed: rubrics, evaluators, file references). */
+async function benchJsonl(ctx: BenchContext): Promise<void> {
+  const { jsonl } = await writeFixtures(ctx.data, ctx.jsonlCases, 0);
+  await benchValidateJsonl(ctx, jsonl, `${thousands(ctx.jsonlCases)} JSONL`);
+}
+
+/** The three shapes of issue 20 §4, each with its own floor measured in the same run. */
+async function benchShapes(ctx: BenchContext): Promise<void> {
+  for (const shape of SHAPES) {
+    const file = join(ctx.data, `${shape}.jsonl`);
+    await writeShape(file, shape, ctx.jsonlCases);
+    await benchValidateJsonl(ctx, file, `${thousands(ctx.jsonlCases)} ${shape}`);
+    await Deno.remove(file);
+  }
+}
+
+/** `run` of 2,000 cases against a 50 ms loopback server, against a thin fetch-and-append runner. */
+async function benchRun(ctx: BenchContext): Promise<void> {
+  const { dir, runs, runCases, agentv, add } = ctx;
+  const server = await latencyServer(50);
+  try {
     const runDir = join(dir, "run");
     await Deno.mkdir(join(runDir, ".agentv"), { recursive: true });
-    const runCases = options.runCases ?? 2000;
     const runFile = join(runDir, "cases.jsonl");
     await Deno.writeTextFile(
       runFile,
@@ -231,56 +315,6 @@ export async function benchCli(options: CliBenchOptions = {}): Promise<BenchRow[
       join(runDir, ".agentv", "targets.yaml"),
       `targets:\n  - name: default\n    provider: openai\n    base_url: ${server.url}\n` +
         "    api_key: sk-bench\n    model: bench\n",
-    );
-
-    const rows: BenchRow[] = [];
-    const add = (name: string, measured: number, bar: number, unit = "×") =>
-      rows.push({ name, measured: Number(measured.toFixed(2)), bar, unit, ok: measured <= bar });
-    const eval0 = () => timeProcess(["eval", "0"], dir);
-
-    const version = await compare(runs, eval0, () => timeProcess(agentv("--version"), dir));
-    add(
-      `agentv --version / deno eval 0 (${ms(version.ours)} / ${ms(version.floor)})`,
-      version.ours.ms / version.floor.ms,
-      1.5,
-    );
-    const help = await compare(runs, eval0, () => timeProcess(agentv("--help"), dir));
-    add(
-      `agentv --help / deno eval 0 (${ms(help.ours)} / ${ms(help.floor)})`,
-      help.ours.ms / help.floor.ms,
-      1.5,
-    );
-    const small = await compare(
-      runs,
-      () =>
-        timeProcess(
-          ["run", "--allow-read", "--allow-env", join(dir, "yaml_floor.ts"), five],
-          dir,
-        ),
-      () => timeProcess(agentv("validate", five), data),
-    );
-    add(
-      `validate 5-case YAML / zod+yaml parse (${ms(small.ours)} / ${ms(small.floor)})`,
-      small.ours.ms / small.floor.ms,
-      1.5,
-    );
-    const big = await compare(
-      runs,
-      () =>
-        timeProcess(["run", "--allow-read", join(dir, "jsonl_floor.ts"), jsonl], dir, {
-          rss: true,
-        }),
-      () => timeProcess(agentv("validate", jsonl), data, { rss: true }),
-    );
-    add(
-      `validate 100k JSONL / read+JSON.parse (${ms(big.ours)} / ${ms(big.floor)})`,
-      big.ours.ms / big.floor.ms,
-      2.5,
-    );
-    add(
-      `validate 100k JSONL peak RSS / floor's (${mb(big.ours)} / ${mb(big.floor)})`,
-      big.ours.rssMb! / big.floor.rssMb!,
-      2,
     );
     const run = await compare(
       runs,
@@ -306,11 +340,13 @@ export async function benchCli(options: CliBenchOptions = {}): Promise<BenchRow[
       run.ours.ms / run.floor.ms,
       1.05,
     );
-    return rows;
   } finally {
     await server.stop();
-    await Deno.remove(dir, { recursive: true });
   }
+}
+
+function thousands(n: number): string {
+  return n % 1000 === 0 ? `${n / 1000}k` : String(n);
 }
 
 function ms(t: Timed): string {
@@ -323,7 +359,20 @@ function mb(t: Timed): string {
 
 if (import.meta.main) {
   const { formatTable } = await import("./run_bench.ts");
-  const rows = await benchCli();
+  const { values } = parseArgs({
+    args: Deno.args,
+    options: { only: { type: "string", multiple: true }, runs: { type: "string" } },
+  });
+  const only = values.only?.flatMap((o) => o.split(","));
+  for (const group of only ?? []) {
+    if (!(CLI_BENCH_GROUPS as readonly string[]).includes(group)) {
+      throw new Error(`--only ${group}: expected one of ${CLI_BENCH_GROUPS.join(", ")}`);
+    }
+  }
+  const rows = await benchCli({
+    ...(only ? { only: only as CliBenchGroup[] } : {}),
+    ...(values.runs !== undefined ? { runs: Number(values.runs) } : {}),
+  });
   console.log(formatTable(rows));
   if (!rows.every((r) => r.ok)) Deno.exit(1);
 }

@@ -1,35 +1,24 @@
 /**
- * The response cache flags of `agentv run`: `--cache off|read|write|readwrite`, `--replay` and
- * `--cache-dir DIR` (see `lib/run/call_cache.ts`).
+ * The response cache flags (`--cache`, `--replay`, `--cache-dir`) for the commands besides
+ * `agentv run` that call targets (`agentv calibrate`): the run options' own entries
+ * (`lib/schema/run_spec.ts`), so their help, their readers and the refused combination
+ * (`--replay` with `--cache off|write`) are those of `agentv run`.
  *
  * @module
  */
-import type { CacheMode } from "../schema/config.ts";
-import type { OptionSpec, ParsedArgs } from "./command.ts";
 import { UsageError } from "../errors/agentv_error.ts";
+import type { CacheMode } from "../schema/config.ts";
+import { nonEmpty, type Parsed, type RunOptionDef } from "../schema/run_option.ts";
+import { RUN_OPTIONS, type RunCommandValues } from "../schema/run_spec.ts";
+import { RUN_OPTION_RULES } from "../schema/run_spec_rules.ts";
+import type { OptionSpec, ParsedArgs } from "./command.ts";
+import { runCommandOptions } from "./run_args.ts";
 
-/** The cache modes, as `--cache` takes them. */
-const MODES: readonly CacheMode[] = ["off", "read", "write", "readwrite"];
-
-/** The options `agentv run` adds for the cache. */
-export const CACHE_OPTIONS: Record<"cache" | "replay" | "cache-dir", OptionSpec> = {
-  cache: {
-    type: "string",
-    valueName: "MODE",
-    description:
-      "Response cache: off (default; or cache: in your config, which a dataset's config can only restrict), read, write or readwrite (.agentv/cache/)",
-  },
-  replay: {
-    type: "boolean",
-    description:
-      "Answer every target and judge call from the cache, offline; a miss is an error row saying why",
-  },
-  "cache-dir": {
-    type: "string",
-    valueName: "DIR",
-    description: "Cache folder (default: the config's cache_dir, else <root>/.agentv/cache)",
-  },
-};
+/** The cache options, as the parser and `--help` take them. */
+export const CACHE_OPTIONS: Record<"cache" | "replay" | "cache-dir", OptionSpec> = (() => {
+  const all = runCommandOptions();
+  return { cache: all.cache, replay: all.replay, "cache-dir": all["cache-dir"] };
+})();
 
 /** The cache settings of a command line. */
 export interface CacheArgs {
@@ -41,9 +30,17 @@ export interface CacheArgs {
   cacheDir?: string;
 }
 
+/** Reads a flag's text with its entry's reader (the cache flags' readers are synchronous). */
+function read<T>(d: RunOptionDef<T>, text: string): T {
+  const parsed = (d.parse ?? nonEmpty(d.flag))(text) as Parsed<T>;
+  if (!parsed.ok) throw new UsageError(parsed.message, parsed.hint);
+  return parsed.value as T;
+}
+
 /**
- * Reads `--cache`, `--replay` and `--cache-dir`; throws {@link UsageError} for an unknown mode,
- * an empty folder, or `--replay` with `--cache off` or `--cache write` (a replay only reads).
+ * Reads `--cache`, `--replay` and `--cache-dir` as `agentv run` reads them; throws
+ * {@link UsageError} for an unknown mode, an empty folder, or `--replay` with `--cache off` or
+ * `--cache write` (a replay only reads).
  *
  * @example
  * ```ts
@@ -55,29 +52,16 @@ export interface CacheArgs {
  */
 export function parseCacheArgs(values: ParsedArgs["values"]): CacheArgs {
   const out: CacheArgs = {};
-  const mode = values.cache;
-  if (typeof mode === "string") {
-    if (!(MODES as readonly string[]).includes(mode)) {
-      throw new UsageError(
-        `--cache must be one of ${MODES.join(", ")}, got '${mode}'`,
-        "e.g. --cache readwrite (record and reuse responses)",
-      );
-    }
-    out.cache = mode as CacheMode;
+  if (typeof values.cache === "string") {
+    out.cache = read(RUN_OPTIONS.cache as RunOptionDef<CacheMode>, values.cache);
   }
-  if (values.replay === true) {
-    if (out.cache === "off" || out.cache === "write") {
-      throw new UsageError(
-        `--replay cannot be used with --cache ${out.cache}: a replay only reads the cache`,
-        "drop --cache, or use --cache read",
-      );
-    }
-    out.replay = true;
+  if (values.replay === true) out.replay = true;
+  if (typeof values["cache-dir"] === "string") {
+    out.cacheDir = read(RUN_OPTIONS.cacheDir as RunOptionDef<string>, values["cache-dir"]);
   }
-  const dir = values["cache-dir"];
-  if (typeof dir === "string") {
-    if (dir.trim() === "") throw new UsageError("--cache-dir must not be empty");
-    out.cacheDir = dir;
+  for (const rule of RUN_OPTION_RULES) {
+    const problem = rule(out as RunCommandValues);
+    if (problem) throw new UsageError(problem.message, problem.hint);
   }
   return out;
 }

@@ -94,6 +94,8 @@ export interface Command extends CommandInfo {
   usage: string;
   /** Options by long name. `--help` is added by the dispatcher. */
   options: Record<string, OptionSpec>;
+  /** More help, printed after the options by `--help` (what a method assumes, examples). */
+  details?: string;
   /** Runs the command; resolves to the exit code (0, 1, 2 or 130). */
   run(args: ParsedArgs, io: CommandIO): Promise<number>;
 }

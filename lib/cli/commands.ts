@@ -40,13 +40,20 @@ export const COMMANDS: readonly LazyCommand[] = [
     name: "validate",
     summary: "Check eval files, targets and config without running anything",
     ...lazy("./validate.ts", (m: typeof import("./validate.ts")) => m.validateCommand),
-    prestart: (args, cwd) => prestartSandbox(args, cwd, { alsoReadFlag: "targets" }),
+    prestart: (args, cwd) =>
+      prestartSandbox(args, cwd, { alsoReadFlag: "targets", jsonlFirst: true }),
   },
   {
     name: "compare",
     summary:
       "Compare two results files: wins, losses, verdict flips, and whether the change is real",
     ...lazy("./compare.ts", (m: typeof import("./compare.ts")) => m.compareCommand),
+  },
+  {
+    name: "calibrate",
+    summary:
+      "Measure a judge against human labels and itself; save it to correct pass rates; gate CI",
+    ...lazy("./calibrate.ts", (m: typeof import("./calibrate.ts")) => m.calibrateCommand),
   },
   {
     name: "report",
@@ -57,6 +64,26 @@ export const COMMANDS: readonly LazyCommand[] = [
     name: "merge",
     summary: "Join the results of a sharded run (agentv run --shard i/n) into one results file",
     ...lazy("./merge.ts", (m: typeof import("./merge.ts")) => m.mergeCommand),
+  },
+  {
+    name: "view",
+    summary: "Browse every run in a local web app: runs, trends, case histories, labels",
+    ...lazy("./view.ts", (m: typeof import("./view.ts")) => m.viewCommand),
+  },
+  {
+    name: "trend",
+    summary: "Print pass rates and scores over runs; --fail-on-degrading gates on a decline",
+    ...lazy("./trend.ts", (m: typeof import("./trend.ts")) => m.trendCommand),
+  },
+  {
+    name: "push",
+    summary: "Store runs in the history store (a team's PostgreSQL store, or the local one)",
+    ...lazy("./push.ts", (m: typeof import("./push.ts")) => m.pushCommand),
+  },
+  {
+    name: "label import",
+    summary: "Add labels made elsewhere (JSONL or CSV) to .agentv/labels.jsonl and the store",
+    ...lazy("./label_import.ts", (m: typeof import("./label_import.ts")) => m.labelImportCommand),
   },
   {
     name: "init",

@@ -9,11 +9,21 @@
 import { resolve } from "node:path";
 import { renderCompareHtml } from "../render/compare_html.ts";
 import { compareToJson } from "../compare/compare_json.ts";
-import { DEFAULT_TIE_DELTA, pairRuns } from "../compare/pair.ts";
-import { renderCompareMarkdown } from "../render/compare_markdown.ts";
+import { DEFAULT_TIE_DELTA, pairRuns, type RunPairing } from "../compare/pair.ts";
+import { markdownCell, renderCompareMarkdown } from "../render/compare_markdown.ts";
+import {
+  type CalibratedSide,
+  compareCalibrationMarkdown,
+  compareCalibrationText,
+} from "../render/calibration_summary.ts";
+import { calibratedSides } from "./compare_calibration.ts";
 import { renderCompareText } from "../render/compare_text.ts";
 import { DEFAULT_SEED } from "../compare/statistics.ts";
-import { type ComparisonSummary, summarizeComparison } from "../compare/summary.ts";
+import {
+  type CompareLabels,
+  type ComparisonSummary,
+  summarizeComparison,
+} from "../compare/summary.ts";
 import type { Diagnostic } from "../schema/eval_case.ts";
 import type { ResultRow } from "../schema/result.ts";
 import type { Command, CommandIO, ParsedArgs } from "./command.ts";
@@ -144,6 +154,34 @@ function parseFailOn(value: unknown): FailOnMode | undefined {
   return text as FailOnMode;
 }
 
+/** Prints the comparison in `format`, each side's corrected pass rate after it (not in HTML). */
+function writeComparison(
+  format: CompareFormat,
+  c: {
+    pairing: RunPairing;
+    summary: ComparisonSummary;
+    labels: CompareLabels;
+    calibrated: CalibratedSide[];
+  },
+  io: CommandIO,
+): void {
+  const { pairing, summary, labels, calibrated } = c;
+  const anyCalibrated = calibrated.some((s) => s.section !== undefined);
+  if (format === "json") {
+    const json = compareToJson(pairing, summary, labels);
+    const calibration = Object.fromEntries(calibrated.map((s) => [s.side, s.section ?? null]));
+    io.stdout(JSON.stringify(anyCalibrated ? { ...json, calibration } : json, null, 2) + "\n");
+  } else if (format === "markdown") {
+    io.stdout(renderCompareMarkdown(pairing, summary, labels));
+    if (anyCalibrated) io.stdout("\n" + compareCalibrationMarkdown(calibrated, markdownCell));
+  } else if (format === "html") {
+    io.stdout(renderCompareHtml(pairing, summary, { labels }));
+  } else {
+    io.stdout(renderCompareText(pairing, summary, labels, { style: createPaint(io.color) }));
+    if (anyCalibrated) io.stdout("\n" + compareCalibrationText(calibrated));
+  }
+}
+
 async function run(args: ParsedArgs, io: CommandIO): Promise<number> {
   if (args.positionals.length !== 2) {
     throw new UsageError(
@@ -168,15 +206,12 @@ async function run(args: ParsedArgs, io: CommandIO): Promise<number> {
   const pairing = pairRuns(baseline.rows, candidate.rows, { delta });
   const summary = summarizeComparison(pairing, { seed });
   const labels = { baseline: baselineArg, candidate: candidateArg };
-  if (format === "json") {
-    io.stdout(JSON.stringify(compareToJson(pairing, summary, labels), null, 2) + "\n");
-  } else if (format === "markdown") {
-    io.stdout(renderCompareMarkdown(pairing, summary, labels));
-  } else if (format === "html") {
-    io.stdout(renderCompareHtml(pairing, summary, { labels }));
-  } else {
-    io.stdout(renderCompareText(pairing, summary, labels, { style: createPaint(io.color) }));
-  }
+  // Each side's pass rate corrected for its judge's error, when a calibration of it is saved.
+  const calibrated = await calibratedSides([
+    { side: "baseline", label: baselineArg, rows: baseline.rows },
+    { side: "candidate", label: candidateArg, rows: candidate.rows },
+  ], io);
+  writeComparison(format, { pairing, summary, labels, calibrated }, io);
   if (failOn !== undefined && failsGate(summary, failOn)) {
     const why: string[] = [];
     if (failOn !== "flips" && summary.verdict === "regressed") {

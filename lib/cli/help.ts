@@ -63,6 +63,7 @@ export function formatCommandHelp(command: Command): string {
     lines.push("", `Aliases: ${command.aliases.map((a) => `agentv ${a}`).join(", ")}`);
   }
   lines.push("", "Options:", formatOptions(command.options), "");
+  if (command.details !== undefined) lines.push(command.details.trimEnd(), "");
   return lines.join("\n");
 }
 

@@ -29,6 +29,10 @@ import {
 import { createPaint, renderDiagnosticsFor } from "../render/diagnostics.ts";
 import { displayPath } from "../fs/display_path.ts";
 import { writeFileAtomic } from "../fs/atomic_write.ts";
+import { LABELS_FILE, readLabels } from "../results/labels.ts";
+import { compareLabels, type LabelAgreement } from "../results/label_agreement.ts";
+import { projectRoot } from "./project_root.ts";
+import { join } from "node:path";
 
 /** Options of {@link renderReport}. */
 export interface RenderReportOptions {
@@ -42,6 +46,8 @@ export interface RenderReportOptions {
   caseDetails?: (row: ResultRow) => HtmlCaseDetails | undefined;
   /** The run's `--trials-gate` (JSON summary's `trials` section; default `mean`). */
   trialsGate?: TrialsGate;
+  /** Human labels of the rows beside agentv's verdicts (Markdown, HTML and JSON show them). */
+  labels?: LabelAgreement;
 }
 
 /**
@@ -68,6 +74,7 @@ export function renderReport(
         ...(options.durationMs !== undefined ? { durationMs: options.durationMs } : {}),
         ...(options.resultsPath !== undefined ? { resultsPath: options.resultsPath } : {}),
         ...(options.notes !== undefined ? { notes: options.notes } : {}),
+        ...(options.labels !== undefined ? { labels: options.labels } : {}),
       });
     case "json": {
       const summary = summarizeResults(rows, {
@@ -75,12 +82,14 @@ export function renderReport(
         durationMs: options.durationMs ?? rows.reduce((a, r) => a + r.duration_ms, 0),
         ...(options.trialsGate !== undefined ? { trialsGate: options.trialsGate } : {}),
       });
-      return JSON.stringify({ summary, rows }, null, 2) + "\n";
+      const labels = options.labels;
+      return JSON.stringify(labels ? { summary, rows, labels } : { summary, rows }, null, 2) + "\n";
     }
     case "html":
       return renderHtmlReport(rows, {
         ...(options.resultsPath !== undefined ? { source: options.resultsPath } : {}),
         ...(options.caseDetails !== undefined ? { caseDetails: options.caseDetails } : {}),
+        ...(options.labels !== undefined ? { labels: options.labels } : {}),
       });
   }
 }
@@ -140,6 +149,39 @@ async function recordedTrialsGate(resultsPath: string): Promise<TrialsGate | und
   }
 }
 
+/**
+ * The labels of `rows` beside their verdicts: from `--labels FILE`, else the project's
+ * `.agentv/labels.jsonl` (none when it is missing or labels none of the rows).
+ */
+async function labelsFor(
+  rows: readonly ResultRow[],
+  given: unknown,
+  io: CommandIO,
+): Promise<LabelAgreement | undefined> {
+  if (given !== undefined && (typeof given !== "string" || given.trim() === "")) {
+    throw new UsageError("--labels must name a labels file", "e.g. --labels .agentv/labels.jsonl");
+  }
+  const path = given === undefined
+    ? join(await projectRoot(io.cwd), LABELS_FILE)
+    : resolve(io.cwd, given as string);
+  if (given !== undefined) {
+    try {
+      await Deno.stat(path);
+    } catch {
+      throw new UsageError(`The labels file '${given}' does not exist`);
+    }
+  }
+  const read = await readLabels(path);
+  if (read.problems.length > 0) {
+    io.stderr(
+      renderDiagnosticsFor(read.problems.map((d) => ({ ...d, severity: "warning" as const })), io) +
+        "\n",
+    );
+  }
+  const agreement = compareLabels(rows, read.labels);
+  return agreement.labels > 0 ? agreement : undefined;
+}
+
 async function run(args: ParsedArgs, io: CommandIO): Promise<number> {
   if (args.positionals.length !== 1) {
     throw new UsageError(
@@ -175,9 +217,11 @@ async function run(args: ParsedArgs, io: CommandIO): Promise<number> {
   const code = leftOut > 0 ? 1 : 0;
   // The JSON summary judges cases with trials by the gate the run recorded (default `mean`).
   const trialsGate = format === "json" ? await recordedTrialsGate(resultsPath) : undefined;
+  const labels = format === "junit" ? undefined : await labelsFor(rows, args.values.labels, io);
   const text = renderReport(format, rows, {
     resultsPath: displayPath(resultsPath, io.cwd),
     ...(trialsGate !== undefined ? { trialsGate } : {}),
+    ...(labels !== undefined ? { labels } : {}),
   });
   if (out === undefined) {
     io.stdout(text);
@@ -201,7 +245,7 @@ async function run(args: ParsedArgs, io: CommandIO): Promise<number> {
 /** The `report` command. */
 export const reportCommand: Command = {
   ...commandInfo("report"),
-  usage: "agentv report <results> [--format junit|markdown|html|json] [--out FILE]",
+  usage: "agentv report <results> [--format junit|markdown|html|json] [--out FILE] [--labels FILE]",
   options: {
     format: {
       type: "string",
@@ -212,6 +256,12 @@ export const reportCommand: Command = {
       type: "string",
       valueName: "FILE",
       description: "Write the report here (default stdout)",
+    },
+    labels: {
+      type: "string",
+      valueName: "FILE",
+      description:
+        "Human labels shown beside agentv's verdicts, disagreements counted (default .agentv/labels.jsonl)",
     },
   },
   run,

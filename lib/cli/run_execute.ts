@@ -23,7 +23,10 @@ import { TargetConfigError, TargetsFileError } from "../dataset/targets_errors.t
 import type { CommandIO } from "./command.ts";
 import { createPaint, renderDiagnostics, renderDiagnosticsFor } from "../render/diagnostics.ts";
 import { displayPath } from "../fs/display_path.ts";
-import type { RunArgs, RunInput } from "./run.ts";
+import type { RunInput } from "./run.ts";
+import type { RunArgs } from "./run_args.ts";
+import type { RunSummary } from "../results/summary.ts";
+import { runSpecOf } from "../run/settle_spec.ts";
 import {
   refuseOutputOverInput,
   refuseReportsOverInputs,
@@ -113,140 +116,30 @@ function reportConfigError(
   return 2;
 }
 
+/** The summary of a finished run, its results file and the reports' exit code. */
+interface Ran {
+  summary: RunSummary;
+  out: string;
+  sets: LoadedEvalSet[];
+}
+
 /**
  * Runs the loaded files of an `agentv run` and reports; resolves to the exit code. The sandboxes
- * of `inputs` are started (see `run.ts`) and closed here once the files are loaded.
+ * of `inputs` are started (see `run.ts`) and closed there once the files are loaded.
  *
  * @example
  * ```ts ignore
- * const code = await executeRun(opts, [{ file, sandbox }], io);
+ * const code = await executeRun(await parseRunArgs(parsed), [{ file, loaded }], io);
  * ```
  */
 export async function executeRun(
-  opts: RunArgs,
+  args: RunArgs,
   inputs: readonly RunInput[],
   io: CommandIO,
 ): Promise<number> {
-  const progressOut = opts.json ? io.stderr : io.stdout;
-  const log = (text: string) => {
-    if (opts.verbose) progressOut(text + "\n");
-  };
   try {
-    const sets = await loadFiles(inputs);
-    for (const set of sets) {
-      log(
-        `Loaded ${set.cases.length} case${set.cases.length === 1 ? "" : "s"} from ${
-          displayPath(set.file, io.cwd)
-        } (dataset root ${displayPath(set.root, io.cwd)})`,
-      );
-    }
-    // Warnings that did not skip a case (skipped ones are listed in the summary).
-    const warnings = sets.flatMap((s) =>
-      (s.diagnostics ?? []).filter((d) => d.severity === "warning" && !isSkippedCaseDiagnostic(d))
-    );
-    if (warnings.length > 0 && !opts.quiet) {
-      io.stderr(renderDiagnostics(warnings, { cwd: io.cwd, color: io.color }) + "\n");
-    }
-    const first = sets.find((s) => s.cases.length > 0) ?? sets[0];
-    // --resume / --rerun-failed / --retry-errors: the earlier run (lib/run/resume.ts).
-    const prior = opts.prior && await readPriorRun(opts.prior.path, opts.prior.mode, io);
-    const nothingToRerun = prior !== undefined && prior.mode !== "resume" && prior.pairs.size === 0;
-    if (prior && (!opts.quiet || nothingToRerun)) progressOut(priorRunNote(prior, io.cwd));
-    if (nothingToRerun) return 0;
-    const out = prior?.mode === "resume" ? prior.resultsPath : opts.out ??
-      defaultResultsPath(first.root, first.cases[0]?.dataset ?? "results", io.now());
-    // No output over a file the run reads (nor a report over the results), before anything runs.
-    if (opts.out !== undefined || opts.reports.length > 0) {
-      const targets = opts.targets === undefined ? {} : { targets: resolve(io.cwd, opts.targets) };
-      const inputs = await runInputs(sets, targets);
-      if (opts.out !== undefined) {
-        await refuseOutputOverInput(resolve(io.cwd, out), inputs, { shown: opts.out });
-      }
-      await refuseReportsOverInputs(opts.reports, {
-        resultsPath: resolve(io.cwd, out),
-        inputs: [...inputs, ...(prior ? resultsInputs(prior.resultsPath, "parent run's ") : [])],
-        cwd: io.cwd,
-      });
-    }
-
-    // `using`: the live line's redraw timer stops however the run ends (even on a throw).
-    using progress = createProgressReporter({
-      write: progressOut,
-      isTTY: opts.json ? false : io.isTTY,
-      color: io.color,
-      quiet: opts.quiet,
-      verbose: opts.verbose,
-      cwd: io.cwd,
-      now: io.now,
-      columns: io.columns ?? consoleColumns,
-      ...(io.startTimer !== undefined ? { startTimer: io.startTimer } : {}),
-    });
-    const result = await runEval({
-      sets,
-      ...(opts.target !== undefined ? { targetOverride: opts.target } : {}),
-      ...(opts.targets !== undefined ? { targetsFile: opts.targets } : {}),
-      ...(opts.judgeTarget !== undefined ? { judgeTarget: opts.judgeTarget } : {}),
-      workers: opts.workers,
-      timeoutMs: opts.timeoutMs,
-      ...(opts.filter !== undefined ? { filter: opts.filter } : {}),
-      ...(opts.shard !== undefined ? { shard: opts.shard } : {}),
-      ...(opts.budgetUsd !== undefined ? { budgetUsd: opts.budgetUsd } : {}),
-      ...opts.cache,
-      ...(opts.trials !== undefined ? { trials: opts.trials } : {}),
-      ...(opts.trialsGate !== undefined ? { trialsGate: opts.trialsGate } : {}),
-      ...(opts.threshold !== undefined ? { threshold: opts.threshold } : {}),
-      out,
-      ...(prior !== undefined ? { prior } : {}),
-      dryRun: opts.dryRun,
-      keepWorkspaces: opts.keepWorkspaces,
-      ...(opts.sandbox !== undefined ? { sandbox: opts.sandbox } : {}),
-      env: io.envAll(),
-      cwd: io.cwd,
-      signal: io.signal,
-      now: io.now,
-      allowRun: opts.allowRun || await trustStorePermission(io),
-      onEvent: progress.onEvent,
-      verbose: opts.verbose,
-      keepRows: false,
-    }).catch((e) => {
-      if (e instanceof ResultsWriteError) return e;
-      throw e;
-    });
-    progress.finish();
-    if (result instanceof ResultsWriteError) return reportWriteFailure(result, io);
-    const { summary } = result;
-    if (opts.json) io.stdout(JSON.stringify(summary, null, 2) + "\n");
-    else {
-      io.stdout(
-        (opts.quiet ? "" : "\n") +
-          renderSummary(summary, {
-            color: io.color,
-            cwd: io.cwd,
-            quiet: opts.quiet,
-            ...(opts.threshold !== undefined ? { threshold: opts.threshold } : {}),
-          }),
-      );
-    }
-    // Reports (--report, GitHub step summary and annotations): 1 when one asked for failed. The
-    // renderers are imported only when a report is wanted.
-    const reported = !wantsRunReports(opts.reports, io) ? 0 : await (await import(
-      "./run_reports.ts"
-    )).writeRunReports({
-      specs: opts.reports,
-      resultsPath: resolve(io.cwd, out),
-      summary,
-      sets,
-      write: progressOut,
-      quiet: opts.quiet,
-    }, io);
-    if (summary.interrupted) return 130;
-    if (opts.shard !== undefined && emptyShard(summary)) {
-      io.stderr(emptyShardMessage(opts.shard));
-      return reported;
-    }
-    return runPassed(summary, opts.threshold !== undefined ? { threshold: opts.threshold } : {})
-      ? reported
-      : 1;
+    const ran = await loadAndRun(args, inputs, io);
+    return typeof ran === "number" ? ran : await reportRun(args, ran, io);
   } catch (error) {
     if (
       error instanceof RunConfigError || error instanceof TargetConfigError ||
@@ -259,4 +152,148 @@ export async function executeRun(
     }
     throw error;
   }
+}
+
+/** Where the run's progress and notes go: stderr with `--json` (stdout holds the JSON). */
+function progressOut(args: RunArgs, io: CommandIO): (text: string) => void {
+  return args.given.json ? io.stderr : io.stdout;
+}
+
+/**
+ * Loads the files, reads the earlier run, refuses outputs over inputs, then runs with a progress
+ * reporter; resolves to what ran, or to an exit code when nothing had to run (or a row could not
+ * be written).
+ */
+async function loadAndRun(
+  args: RunArgs,
+  inputs: readonly RunInput[],
+  io: CommandIO,
+): Promise<Ran | number> {
+  const { given: spec } = args;
+  const write = progressOut(args, io);
+  const sets = await loadFiles(inputs);
+  printLoaded(sets, args, io);
+  // --resume / --rerun-failed / --retry-errors: the earlier run (lib/run/resume.ts).
+  const prior = args.prior && await readPriorRun(args.prior.path, args.prior.mode, io);
+  const nothingToRerun = prior !== undefined && prior.mode !== "resume" && prior.pairs.size === 0;
+  if (prior && (!spec.quiet || nothingToRerun)) write(priorRunNote(prior, io.cwd));
+  if (nothingToRerun) return 0;
+  const first = sets.find((s) => s.cases.length > 0) ?? sets[0];
+  const out = spec.out === undefined
+    ? defaultResultsPath(first.root, first.cases[0]?.dataset ?? "results", io.now())
+    : resolve(io.cwd, spec.out);
+  await refuseOutputs(args, { sets, out, priorResults: prior?.resultsPath }, io);
+  // `using`: the live line's redraw timer stops however the run ends (even on a throw).
+  using progress = createProgressReporter({
+    write,
+    isTTY: spec.json ? false : io.isTTY,
+    color: io.color,
+    quiet: spec.quiet ?? false,
+    verbose: spec.verbose ?? false,
+    cwd: io.cwd,
+    now: io.now,
+    columns: io.columns ?? consoleColumns,
+    startTimer: io.startTimer,
+  });
+  const result = await runEval({
+    ...runSpecOf(spec as Record<string, unknown>),
+    sets,
+    out,
+    prior,
+    env: io.envAll(),
+    cwd: io.cwd,
+    signal: io.signal,
+    now: io.now,
+    allowRun: spec.allowRun || await trustStorePermission(io),
+    onEvent: progress.onEvent,
+    keepRows: false,
+  }).catch((e) => {
+    if (e instanceof ResultsWriteError) return e;
+    throw e;
+  });
+  progress.finish();
+  if (result instanceof ResultsWriteError) return reportWriteFailure(result, io);
+  return { summary: result.summary, out, sets };
+}
+
+/** Prints what was loaded (`--verbose`) and the loader's warnings that did not skip a case. */
+function printLoaded(sets: readonly LoadedEvalSet[], args: RunArgs, io: CommandIO): void {
+  const write = progressOut(args, io);
+  for (const set of args.given.verbose ? sets : []) {
+    write(
+      `Loaded ${set.cases.length} case${set.cases.length === 1 ? "" : "s"} from ${
+        displayPath(set.file, io.cwd)
+      } (dataset root ${displayPath(set.root, io.cwd)})\n`,
+    );
+  }
+  // Skipped cases are listed in the summary.
+  const warnings = sets.flatMap((s) =>
+    (s.diagnostics ?? []).filter((d) => d.severity === "warning" && !isSkippedCaseDiagnostic(d))
+  );
+  if (warnings.length > 0 && !args.given.quiet) {
+    io.stderr(renderDiagnostics(warnings, { cwd: io.cwd, color: io.color }) + "\n");
+  }
+}
+
+/** No output over a file the run reads (nor a report over the results), before anything runs. */
+async function refuseOutputs(
+  args: RunArgs,
+  run: { sets: LoadedEvalSet[]; out: string; priorResults: string | undefined },
+  io: CommandIO,
+): Promise<void> {
+  const { given } = args;
+  const reports = given.report ?? [];
+  // A resume writes into the file it resumes (never `--out`).
+  const outGiven = given.out !== undefined && args.prior?.mode !== "resume";
+  if (!outGiven && reports.length === 0) return;
+  const targets = given.targetsFile === undefined
+    ? {}
+    : { targets: resolve(io.cwd, given.targetsFile) };
+  const inputs = await runInputs(run.sets, targets);
+  if (outGiven) await refuseOutputOverInput(run.out, inputs, { shown: given.out });
+  await refuseReportsOverInputs(reports, {
+    resultsPath: run.out,
+    inputs: [
+      ...inputs,
+      ...(run.priorResults ? resultsInputs(run.priorResults, "parent run's ") : []),
+    ],
+    cwd: io.cwd,
+  });
+}
+
+/** Prints the summary and writes the reports; resolves to the exit code (the CI gate). */
+async function reportRun(args: RunArgs, ran: Ran, io: CommandIO): Promise<number> {
+  const { given } = args;
+  const { summary } = ran;
+  if (given.json) io.stdout(JSON.stringify(summary, null, 2) + "\n");
+  else {
+    io.stdout(
+      (given.quiet ? "" : "\n") +
+        renderSummary(summary, {
+          color: io.color,
+          cwd: io.cwd,
+          quiet: given.quiet ?? false,
+          threshold: given.threshold,
+        }),
+    );
+  }
+  // Reports (--report, GitHub step summary and annotations): 1 when one asked for failed. The
+  // renderers are imported only when a report is wanted.
+  const specs = given.report ?? [];
+  const reported = !wantsRunReports(specs, io) ? 0 : await (await import(
+    "./run_reports.ts"
+  )).writeRunReports({
+    specs,
+    resultsPath: ran.out,
+    summary,
+    sets: ran.sets,
+    write: progressOut(args, io),
+    quiet: given.quiet ?? false,
+  }, io);
+  if (summary.interrupted) return 130;
+  if (given.shard !== undefined && emptyShard(summary)) {
+    io.stderr(emptyShardMessage(given.shard));
+    return reported;
+  }
+  return runPassed(summary, { threshold: given.threshold }) ? reported : 1;
 }

@@ -1,103 +1,58 @@
 /**
- * The flags of `agentv run` that continue an earlier run: `--resume <results>`,
- * `--rerun-failed <results>` and `--retry-errors <results>` (see `lib/run/resume.ts`). With
- * no path on the command line, the run's eval files are those of the earlier run's record.
+ * What `agentv run` does with `--resume <results>`, `--rerun-failed <results>` and
+ * `--retry-errors <results>` before it runs (see `lib/run/resume.ts`; the flags are declared with
+ * the run options, `lib/schema/run_spec.ts`): it takes the earlier run's options from its record
+ * and, with no path on the command line, its eval files.
  *
  * @module
  */
 import type { PriorRunMode } from "../run/resume.ts";
-import type { CommandIO, OptionSpec, ParsedArgs } from "./command.ts";
+import type { RunCommandValues } from "../schema/run_spec.ts";
+import type { CommandIO } from "./command.ts";
+import type { PriorRunArg } from "./run_args.ts";
 import { UsageError } from "../errors/agentv_error.ts";
 
-/** The earlier run named on the command line. */
-export interface PriorRunArg {
-  /** Which flag named it. */
-  mode: PriorRunMode;
-  /** The results file, as given. */
-  path: string;
-}
-
-/** The options of `agentv run` that name an earlier run. */
-export const PRIOR_RUN_OPTIONS: Record<PriorRunMode, OptionSpec> = {
-  resume: {
-    type: "string",
-    valueName: "RESULTS",
-    description:
-      "Continue an interrupted or crashed run in its results file: run only the cases not finished",
-  },
-  "rerun-failed": {
-    type: "string",
-    valueName: "RESULTS",
-    description: "Run again the failed and error cases of that run, into a new results file",
-  },
-  "retry-errors": {
-    type: "string",
-    valueName: "RESULTS",
-    description: "Run again the error cases of that run, into a new results file",
-  },
-};
-
 /**
- * Reads `--resume`, `--rerun-failed` and `--retry-errors`; throws {@link UsageError} for
- * contradictory combinations (two of them; `--resume` with `--out`).
+ * The options of a run that continues the one `prior` names: every option of its run record,
+ * unless given (`lib/run/prior_spec.ts`: one that changes results must be the recorded value),
+ * and, when `needPaths`, its eval files (a {@link UsageError} when one is gone). Throws
+ * `RunConfigError` when the record cannot be read or a given option would change the results.
  *
  * @example
- * ```ts
- * import { parsePriorRunArg } from "./run_prior.ts";
- * parsePriorRunArg({ resume: "out.jsonl" }); // { mode: "resume", path: "out.jsonl" }
+ * ```ts ignore
+ * const { spec, paths } = await priorRunSpec({ mode: "resume", path: "o.jsonl" }, {}, io, true);
  * ```
  */
-export function parsePriorRunArg(values: ParsedArgs["values"]): PriorRunArg | undefined {
-  const given = (Object.keys(PRIOR_RUN_OPTIONS) as PriorRunMode[]).flatMap((mode) => {
-    const path = values[mode];
-    return typeof path === "string" ? [{ mode, path }] : [];
-  });
-  if (given.length === 0) return undefined;
-  if (given.length > 1) {
-    throw new UsageError(
-      `${given.map((g) => `--${g.mode}`).join(" and ")} cannot be used together`,
-      "--resume continues a run in its file; --rerun-failed and --retry-errors start a new one",
-    );
-  }
-  const [prior] = given;
-  if (prior.path.trim() === "") throw new UsageError(`--${prior.mode} must not be empty`);
-  if (prior.mode === "resume" && typeof values.out === "string") {
-    throw new UsageError(
-      "--resume and --out cannot be used together: a resumed run appends to the file it resumes",
-      "leave --out out (--rerun-failed and --retry-errors take --out)",
-    );
-  }
-  return prior;
-}
-
-/**
- * The eval files of the earlier run's record (when no path is given). Throws {@link UsageError}
- * when the record cannot be read or a file of it is gone.
- */
-export async function priorRunPaths(prior: PriorRunArg, io: CommandIO): Promise<string[]> {
-  const { resolve } = await import("node:path");
-  const { readRunRecord, runRecordPath } = await import("../results/run_record.ts");
-  const recordPath = runRecordPath(resolve(io.cwd, prior.path));
-  let paths: string[];
-  try {
-    paths = (await readRunRecord(recordPath)).datasets.map((d) => d.path);
-  } catch (e) {
-    throw new UsageError(
-      (e as Error).message,
-      `--${prior.mode} takes a results file written by agentv run, with its .run.json beside it`,
-    );
-  }
-  for (const path of paths) {
-    try {
-      await Deno.stat(path);
-    } catch {
-      throw new UsageError(
-        `${path}: an eval file of the run in ${recordPath} is gone`,
-        "restore it, or start a new run",
-      );
+export async function priorRunSpec(
+  prior: PriorRunArg,
+  given: RunCommandValues,
+  io: CommandIO,
+  needPaths: boolean,
+): Promise<{ spec: RunCommandValues; paths: string[] }> {
+  const [{ readPriorRecord }, { specOfPriorRun }, { runSpecOf }] = await Promise.all([
+    import("../run/resume.ts"),
+    import("../run/prior_spec.ts"),
+    import("../run/settle_spec.ts"),
+  ]);
+  const record = await readPriorRecord(prior.path, prior.mode, io);
+  const spec = {
+    ...given,
+    ...specOfPriorRun(runSpecOf(given as Record<string, unknown>), record, io),
+  };
+  const paths = record.record.datasets.map((d) => d.path);
+  if (needPaths) {
+    for (const path of paths) {
+      try {
+        await Deno.stat(path);
+      } catch {
+        throw new UsageError(
+          `${path}: an eval file of the run in ${record.resultsPath}.run.json is gone`,
+          "restore it, or start a new run",
+        );
+      }
     }
   }
-  return paths;
+  return { spec, paths };
 }
 
 /**

@@ -13,6 +13,7 @@ import { isAnnotatedRow, renderAnnotations } from "../render/annotations.ts";
 import { locateCaseLines } from "../render/case_lines.ts";
 import type { HtmlCaseDetails } from "../render/html/render_html_report.ts";
 import { renderMarkdownReport } from "../render/markdown.ts";
+import { calibrationHeadline, calibrationWarnings } from "../render/calibration_summary.ts";
 import type { RunSummary } from "../results/summary.ts";
 import type { TrialsGate } from "../results/trials.ts";
 import type { LoadedEvalSet } from "../run/run_eval.ts";
@@ -137,6 +138,12 @@ function runNotes(summary: RunSummary): string[] {
     );
   }
   if (summary.dry_run) notes.push("Dry run: every target and judge was a mock.");
+  if (summary.calibration) {
+    const { calibration } = summary;
+    const headline = calibrationHeadline(calibration);
+    notes.push(`${headline[0].toUpperCase()}${headline.slice(1)}.`);
+    for (const w of calibrationWarnings(calibration)) notes.push(`Warning: ${w}.`);
+  }
   return notes;
 }
 

@@ -1,12 +1,14 @@
 /**
  * `--shard i/n` of `agentv run`: this machine runs shard `i` of `n` (0-based, so Kubernetes'
  * `$JOB_COMPLETION_INDEX` and GitHub Actions' `${{ strategy.job-index }}` can be passed as they
- * are). Which cases fall in which shard is decided by `shardOf` in `lib/run/plan.ts`.
+ * are). Which cases fall in which shard is decided by `shardOf` in `lib/run/plan.ts`; the flag is
+ * declared with the run options (`lib/schema/run_spec.ts`). What a shard with no case prints.
  *
  * @module
  */
 import type { RunSummary } from "../results/summary.ts";
 import { UsageError } from "../errors/agentv_error.ts";
+import { shardText } from "../schema/run_option.ts";
 
 /** A parsed `--shard i/n`: shard `index` (from 0) of `count`. */
 export interface ShardArg {
@@ -16,12 +18,10 @@ export interface ShardArg {
   count: number;
 }
 
-const HINT = "--shard INDEX/COUNT with a 0-based index, e.g. --shard 0/4 … --shard 3/4 " +
-  "(Kubernetes: --shard $JOB_COMPLETION_INDEX/4; GitHub Actions: --shard ${{ strategy.job-index }}/4)";
-
 /**
- * Parses `--shard i/n`: two integers, `n >= 1` and `0 <= i < n`; a {@link UsageError} (exit 2)
- * that says which part is wrong otherwise.
+ * Parses `--shard i/n` as `agentv run` does (the reader is declared with the option,
+ * `lib/schema/run_spec.ts`): two integers, `n >= 1` and `0 <= i < n`; a {@link UsageError}
+ * (exit 2) that says which part is wrong otherwise.
  *
  * @example
  * ```ts
@@ -30,37 +30,9 @@ const HINT = "--shard INDEX/COUNT with a 0-based index, e.g. --shard 0/4 … --s
  * ```
  */
 export function parseShardArg(raw: string): ShardArg {
-  const match = /^\s*(\S*?)\s*\/\s*(\S*?)\s*$/.exec(raw);
-  if (!match) {
-    throw new UsageError(`--shard must be INDEX/COUNT, got '${raw}'`, HINT);
-  }
-  const [, i, n] = match;
-  const integer = /^\d+$/;
-  if (!integer.test(n) || Number(n) < 1) {
-    throw new UsageError(
-      `--shard '${raw}': the shard count must be an integer >= 1, got '${n}'`,
-      HINT,
-    );
-  }
-  const count = Number(n);
-  if (!integer.test(i)) {
-    throw new UsageError(
-      `--shard '${raw}': the shard index must be an integer from 0 to ${count - 1}, got '${i}'`,
-      HINT,
-    );
-  }
-  const index = Number(i);
-  if (index >= count) {
-    throw new UsageError(
-      `--shard '${raw}': the shard index must be from 0 to ${count - 1} (shards are numbered ` +
-        `from 0), got ${index}`,
-      `the shards of --shard ?/${count} are ${count === 1 ? "0" : `0 to ${count - 1}`}`,
-    );
-  }
-  if (!Number.isSafeInteger(count)) {
-    throw new UsageError(`--shard '${raw}': the shard count ${n} is too large`, HINT);
-  }
-  return { index, count };
+  const read = shardText(raw);
+  if (!read.ok) throw new UsageError(read.message, read.hint);
+  return read.value;
 }
 
 /**

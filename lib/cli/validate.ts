@@ -25,10 +25,10 @@ import { findSettingsFiles, settingsKind } from "./validate_files.ts";
 import {
   type FileKind,
   type FileReport,
-  Sandbox,
   sandboxRoot,
   type TargetCheck,
 } from "../dataset/sandbox.ts";
+import { validateInSandboxes } from "./validate_sandboxes.ts";
 
 /** Totals over all validated files. */
 export interface ValidateSummary {
@@ -127,42 +127,18 @@ export async function validatePaths(
     if (group) group.push(file);
     else byRoot.set(root, [file]);
   }
-  const reports = new Map<string, FileReport>();
   const check: TargetCheck = {
     cwd,
     ...(options.targetsFile !== undefined ? { targetsFile: options.targetsFile } : {}),
     ...(options.targetOverride !== undefined ? { targetOverride: options.targetOverride } : {}),
   };
-  const alsoRead = options.targetsFile !== undefined ? [options.targetsFile] : [];
-  const groups = [...byRoot.entries()].map(([root, group]) => ({
-    sandbox: new Sandbox(root, { alsoRead }),
-    group,
-  }));
-  const validateGroup = async ({ sandbox, group }: { sandbox: Sandbox; group: string[] }) => {
-    for (const file of group) {
-      options.signal?.throwIfAborted();
-      const kind = kinds.get(file);
-      const signal = options.signal;
-      // Each case's target is checked in the sandbox against the targets file a run would use.
-      reports.set(
-        file,
-        await sandbox.validate(file, { kind, verbose: options.verbose, signal, check }),
-      );
-    }
-    sandbox.close();
-  };
-  const lanes = Math.max(1, Math.min(MAX_PARALLEL_ROOTS, groups.length));
-  try {
-    for (const g of groups.slice(0, lanes)) g.sandbox.start();
-    const queue = [...groups];
-    await Promise.all(
-      Array.from({ length: lanes }, async () => {
-        for (let g = queue.shift(); g; g = queue.shift()) await validateGroup(g);
-      }),
-    );
-  } finally {
-    for (const { sandbox } of groups) sandbox.close();
-  }
+  const reports = await validateInSandboxes(byRoot, {
+    kinds,
+    check,
+    alsoRead: options.targetsFile !== undefined ? [options.targetsFile] : [],
+    ...(options.verbose !== undefined ? { verbose: options.verbose } : {}),
+    ...(options.signal !== undefined ? { signal: options.signal } : {}),
+  });
   const ordered = files.map((file) => reports.get(file)!);
   // A `.env` that `run` would refuse to read is reported too (readable ones are not listed).
   const envReports = await checkDotEnvReads(ordered, {
@@ -174,9 +150,6 @@ export async function validatePaths(
   }
   return { files: ordered, problems, summary: summarize(ordered) };
 }
-
-/** How many dataset roots (sandbox workers) are validated at the same time. */
-const MAX_PARALLEL_ROOTS = 4;
 
 /** Identity of a diagnostic, to show one reported by several files (a broken config) once. */
 function diagnosticKey(d: Diagnostic): string {

@@ -1,5 +1,6 @@
 /**
- * Comparing runs: pairing cases and paired statistics.
+ * Comparing runs: pairing cases and paired statistics, the drift gate of a series of runs, and
+ * the intervals of a run's pass rate and mean score.
  *
  * @module
  */
@@ -23,14 +24,27 @@ export {
   type SummarizeOptions as CompareSummaryOptions,
 } from "./summary.ts";
 export {
+  type Alternative,
   bootstrapMeanInterval,
   type BootstrapOptions,
   type ConfidenceInterval,
   signTest,
   type SignTestResult,
+  type WilcoxonOptions,
   type WilcoxonResult,
   wilcoxonSignedRank,
 } from "./statistics.ts";
+export {
+  caseScores,
+  DEFAULT_MIN_CASES,
+  DEFAULT_WINDOW,
+  detectDrift,
+  type DriftOptions,
+  type DriftResult,
+  type DriftVerdict,
+  type ScoredCase,
+} from "./drift.ts";
+export { type Interval, meanInterval, wilsonInterval } from "./intervals.ts";
 export {
   type CompareJson,
   compareToJson,

@@ -131,16 +131,26 @@ export function bootstrapMeanInterval(
   means.sort();
   const alpha = 1 - confidence;
   return {
-    low: quantile(means, alpha / 2),
-    high: quantile(means, 1 - alpha / 2),
+    low: quantileSorted(means, alpha / 2),
+    high: quantileSorted(means, 1 - alpha / 2),
     confidence,
     resamples,
     seed,
   };
 }
 
-/** Quantile of sorted values (R type 7: linear interpolation between order statistics). */
-function quantile(sorted: Float64Array, q: number): number {
+/**
+ * Quantile `q` of sorted values (R type 7: linear interpolation between order statistics).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { quantileSorted } from "./statistics.ts";
+ * // h = (4 - 1) * 0.5 = 1.5: halfway between the 2nd and 3rd values.
+ * assert.equal(quantileSorted(Float64Array.from([1, 2, 4, 8]), 0.5), 3);
+ * ```
+ */
+export function quantileSorted(sorted: Float64Array, q: number): number {
   const h = (sorted.length - 1) * q;
   const lo = Math.floor(h);
   const hi = Math.min(lo + 1, sorted.length - 1);
@@ -223,10 +233,22 @@ export interface WilcoxonResult {
   w_plus: number;
   /** Sum of the ranks of negative Δ. */
   w_minus: number;
-  /** Two-sided p-value (1 when no case changed). */
+  /** p-value of the alternative asked for (two-sided by default; 1 when no case changed). */
   p_value: number;
   /** `exact` (n ≤ {@link WILCOXON_EXACT_MAX}) or `normal` (with tie and continuity correction). */
   method: "exact" | "normal";
+}
+
+/**
+ * The alternative hypothesis of a test of the per-case Δ: `two-sided` (Δ is not centred on 0),
+ * `less` (Δ tends to be negative: the later run is worse) or `greater` (Δ tends to be positive).
+ */
+export type Alternative = "two-sided" | "less" | "greater";
+
+/** Options of {@link wilcoxonSignedRank}. */
+export interface WilcoxonOptions {
+  /** The alternative hypothesis (default `two-sided`). */
+  alternative?: Alternative;
 }
 
 /** Up to this many non-zero Δ the Wilcoxon p-value is exact (the full rank distribution). */
@@ -237,6 +259,8 @@ export const WILCOXON_EXACT_MAX = 50;
  * rank), W+ = sum of the ranks of positive Δ. Exact two-sided p (the permutation distribution of
  * the signs over the actual ranks) for n ≤ 50; above that the normal approximation with tie
  * correction (variance n(n+1)(2n+1)/24 − Σ(t³−t)/48) and a continuity correction of ½.
+ * `options.alternative` asks for a one-sided p instead: `less` is P(W+ ≤ observed) (the Δ lean
+ * negative), `greater` P(W+ ≥ observed).
  *
  * @example
  * ```ts
@@ -245,9 +269,15 @@ export const WILCOXON_EXACT_MAX = 50;
  * // ranks 1..5, only rank 2 negative: W− = 2; P(W− ≤ 2) = 3/32 ({}, {1}, {2}); p = 6/32
  * const r = wilcoxonSignedRank([0.1, -0.2, 0.3, 0.4, 0.5]);
  * assert.deepEqual([r.w_minus, r.p_value, r.method], [2, 0.1875, "exact"]);
+ * // One-sided: five negative Δ out of five, P(W+ ≤ 0) = 1/32
+ * assert.equal(wilcoxonSignedRank([-1, -2, -3, -4, -5], { alternative: "less" }).p_value, 1 / 32);
  * ```
  */
-export function wilcoxonSignedRank(deltas: readonly number[]): WilcoxonResult {
+export function wilcoxonSignedRank(
+  deltas: readonly number[],
+  options: WilcoxonOptions = {},
+): WilcoxonResult {
+  const alternative = options.alternative ?? "two-sided";
   const nonZero = deltas.filter((d) => Math.abs(d) >= ZERO);
   const n = nonZero.length;
   if (n === 0) return { n, w_plus: 0, w_minus: 0, p_value: 1, method: "exact" };
@@ -269,21 +299,36 @@ export function wilcoxonSignedRank(deltas: readonly number[]): WilcoxonResult {
   const total = (n * (n + 1)) / 2;
   const w_minus = total - w_plus;
   if (n <= WILCOXON_EXACT_MAX) {
-    return { n, w_plus, w_minus, p_value: exactSignedRankP(ranks, w_plus), method: "exact" };
+    const p_value = exactSignedRankP(ranks, w_plus, alternative);
+    return { n, w_plus, w_minus, p_value, method: "exact" };
   }
   const mu = total / 2;
   let variance = (n * (n + 1) * (2 * n + 1)) / 24;
   for (const t of tieSizes) variance -= (t ** 3 - t) / 48;
-  const diff = Math.abs(w_plus - mu);
-  const z = variance > 0 ? Math.max(0, diff - 0.5) / Math.sqrt(variance) : 0;
-  return { n, w_plus, w_minus, p_value: Math.min(1, 2 * normalUpperTail(z)), method: "normal" };
+  const sd = Math.sqrt(variance);
+  let p_value: number;
+  if (alternative === "two-sided") {
+    const z = variance > 0 ? Math.max(0, Math.abs(w_plus - mu) - 0.5) / sd : 0;
+    p_value = Math.min(1, 2 * normalUpperTail(z));
+  } else {
+    // P(W+ ≤ w) ≈ Φ((w − μ + ½)/σ) for `less`; P(W+ ≥ w) ≈ 1 − Φ((w − μ − ½)/σ) for `greater`.
+    const z = variance > 0
+      ? (alternative === "less" ? mu - w_plus - 0.5 : w_plus - mu - 0.5) / sd
+      : 0;
+    p_value = Math.min(1, normalUpperTail(z));
+  }
+  return { n, w_plus, w_minus, p_value, method: "normal" };
 }
 
 /**
- * Exact two-sided p of W+ = `w` over the 2^n sign assignments of `ranks` (which may be averaged,
+ * Exact p of W+ = `w` over the 2^n sign assignments of `ranks` (which may be averaged,
  * i.e. halves: doubled to integers for the count).
  */
-function exactSignedRankP(ranks: readonly number[], w: number): number {
+function exactSignedRankP(
+  ranks: readonly number[],
+  w: number,
+  alternative: Alternative,
+): number {
   const doubled = ranks.map((r) => Math.round(r * 2));
   const max = doubled.reduce((a, b) => a + b, 0);
   // counts[s] = number of subsets of the ranks whose doubled sum is s.
@@ -301,6 +346,8 @@ function exactSignedRankP(ranks: readonly number[], w: number): number {
     if (s >= target) upper += counts[s];
   }
   const all = 2 ** ranks.length;
+  if (alternative === "less") return Math.min(1, lower / all);
+  if (alternative === "greater") return Math.min(1, upper / all);
   return Math.min(1, (2 * Math.min(lower, upper)) / all);
 }
 

@@ -195,7 +195,7 @@ function caseSite(record: Record<string, unknown>, location: CaseLocation): Case
     : ID_SITE;
   const site = { path: formatted, ownTarget };
   // A JSONL case's line is known; its column would cost a second parse of the line, so it is
-  // found only for a site a message points at (`locateJsonlSites`).
+  // found only for a site a message points at (`JsonlTargets.select`).
   if (location.line !== undefined) return { line: location.line, ...site };
   const position = location.locate(path, false);
   return position ? { line: position.line, column: position.column, ...site } : site;

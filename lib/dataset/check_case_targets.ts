@@ -4,17 +4,18 @@
  * and the dataset root, or `--targets`). A missing target is reported at the line where the case
  * names it (its `execution.target`, else its `id`), with "did you mean" and the defined targets.
  *
+ * The check has two halves: {@link loadTargetsVerdict} reads the targets file (yaml and the
+ * targets schemas) and says, as plain data, which names are usable; {@link caseTargetDiagnostics}
+ * applies that verdict to a file's cases and needs neither. So `validate` can read the targets
+ * file in a second sandbox worker while the first one reads the cases.
+ *
  * @module
  */
-import { locateJsonlSites } from "./jsonl_file.ts";
-import { ConfinedReadError } from "../fs/read_confined.ts";
-import type { CaseTargetUse } from "./validate_eval_file.ts";
 import type { Diagnostic } from "../schema/eval_case.ts";
-import { TargetsFileError } from "./targets_errors.ts";
-import { discoverTargetsFile, loadUsableTargets, type UsableTargetsFile } from "./targets_file.ts";
+import type { CaseTargets, CaseTargetUse } from "./case_targets.ts";
 import { suggest } from "../text/suggest.ts";
 
-/** Options of {@link createCaseTargetChecker}. */
+/** Options of the check. */
 export interface CaseTargetCheckOptions {
   /** Targets file (absolute) used for every eval file instead of the discovered one. */
   targetsFile?: string;
@@ -24,9 +25,30 @@ export interface CaseTargetCheckOptions {
   displayPath?: (path: string) => string;
 }
 
+/** Where a problem of the targets file is (`:line:col`, or empty) and what it is. */
+interface TargetsFileProblem {
+  where: string;
+  message: string;
+}
+
+/**
+ * What the targets file that applies to one eval file allows, as data a worker can post: which
+ * targets are defined, which are broken (and why), or why the whole file cannot be used.
+ */
+export interface TargetsVerdict {
+  /** The targets file as shown in messages; absent: there is none, and nothing is checked. */
+  shown?: string;
+  /** The first error of a targets file that cannot be used at all. */
+  invalid?: { where: string; message?: string };
+  /** Names of the usable targets, in file order. */
+  defined: string[];
+  /** Targets whose definition has errors: the first one of each. */
+  broken: [name: string, problem: TargetsFileProblem][];
+}
+
 /** Checks the targets of one eval file's cases; targets files are read once per checker. */
 export type CaseTargetChecker = (
-  evalFile: { file: string; root: string; targets: readonly CaseTargetUse[] },
+  evalFile: { file: string; root: string; targets: CaseTargets },
 ) => Promise<Diagnostic[]>;
 
 /**
@@ -38,104 +60,165 @@ export type CaseTargetChecker = (
  * ```ts ignore
  * import { createCaseTargetChecker } from "./check_case_targets.ts";
  * const check = createCaseTargetChecker({});
- * const diagnostics = await check({ file: "/repo/evals/a.yaml", root: "/repo", targets: report.targets });
+ * const diagnostics = await check({ file: "/repo/evals/a.yaml", root: "/repo", targets });
  * ```
  */
 export function createCaseTargetChecker(options: CaseTargetCheckOptions = {}): CaseTargetChecker {
-  const show = options.displayPath ?? ((p: string) => p);
-  const files = new Map<string, Promise<UsableTargetsFile | TargetsFileError>>();
-  const load = (path: string, root: string) => {
-    // A discovered targets file must lie inside the dataset root; a `--targets` file is the user's.
-    const within = options.targetsFile === undefined ? { root } : {};
-    const key = `${path}\0${within.root ?? ""}`;
-    let p = files.get(key);
-    if (!p) {
-      p = loadUsableTargets(path, within).catch((e) => {
-        if (e instanceof TargetsFileError) return e;
-        if (e instanceof ConfinedReadError) return new TargetsFileError(path, e.diagnostics);
-        throw e;
-      });
-      files.set(key, p);
-    }
-    return p;
-  };
+  const loadVerdict = createTargetsVerdictLoader(options);
   return async ({ file, root, targets }) => {
-    if (targets.length === 0) return [];
-    const path = await discoverTargetsFile(file, {
+    if (targets.size === 0) return [];
+    return await caseTargetDiagnostics(await loadVerdict(file, root), file, targets, options);
+  };
+}
+
+/**
+ * A function that gives the {@link TargetsVerdict} for an eval file (its discovered targets file,
+ * or `options.targetsFile`); each targets file is read once.
+ *
+ * @example
+ * ```ts ignore
+ * const verdictOf = createTargetsVerdictLoader({});
+ * const verdict = await verdictOf("/repo/evals/a.jsonl", "/repo");
+ * ```
+ */
+export function createTargetsVerdictLoader(
+  options: CaseTargetCheckOptions = {},
+): (evalFile: string, root: string) => Promise<TargetsVerdict> {
+  const show = options.displayPath ?? ((p: string) => p);
+  const verdicts = new Map<string, Promise<TargetsVerdict>>();
+  return async (evalFile, root) => {
+    // The targets file's modules (yaml, the targets schemas) are imported only here.
+    const { discoverTargetsFile } = await import("./targets_file.ts");
+    const path = await discoverTargetsFile(evalFile, {
       root,
       ...(options.targetsFile !== undefined ? { explicit: options.targetsFile } : {}),
     });
-    if (path === undefined) return [];
-    const loaded = await load(path, root);
-    const found: { use: CaseTargetUse; message: string }[] = [];
-    const report = async () => {
-      // JSONL sites carry only a line: the columns are found for the cases reported.
-      const uses = await locateJsonlSites(file, found.map((f) => f.use));
-      return found.map(({ message }, i): Diagnostic => {
-        const use = uses[i];
-        return {
-          severity: "error",
-          file,
-          ...(use.line !== undefined ? { line: use.line } : {}),
-          ...(use.column !== undefined ? { column: use.column } : {}),
-          ...(use.path ? { path: use.path } : {}),
-          message: `Case '${use.id}': ${message}`,
-        };
-      });
-    };
-    const at = (use: CaseTargetUse, message: string) => found.push({ use, message });
-    if (loaded instanceof TargetsFileError) {
-      const first = loaded.diagnostics.find((d) => d.severity === "error");
-      const where = first?.line !== undefined ? `:${first.line}:${first.column ?? 1}` : "";
-      const seen = new Set<string>();
-      for (const use of targets) {
-        const name = options.targetOverride ?? use.target;
-        if (seen.has(name)) continue;
-        seen.add(name);
-        at(
-          use,
-          `target '${name}' cannot be used: the targets file ${show(path)}${where} is invalid${
-            first ? ` (${first.message})` : ""
-          }; fix the targets file (the cases that use it would not run)`,
-        );
-      }
-      return await report();
+    if (path === undefined) return { defined: [], broken: [] };
+    // A discovered targets file must lie inside the dataset root; a `--targets` file is the user's.
+    const within = options.targetsFile === undefined ? root : undefined;
+    const key = `${path}\0${within ?? ""}`;
+    let verdict = verdicts.get(key);
+    if (!verdict) {
+      verdict = readVerdict(path, within, show);
+      verdicts.set(key, verdict);
     }
-    const names = loaded.targets.map((t) => t.name);
-    for (const use of targets) {
-      const name = options.targetOverride ?? use.target;
-      if (names.includes(name)) continue;
-      const broken = loaded.broken.get(name)?.[0];
-      if (broken) {
-        const where = broken.line !== undefined ? `:${broken.line}:${broken.column ?? 1}` : "";
-        at(
-          use,
-          `target '${name}' cannot be used: its definition in ${
-            show(path)
-          }${where} is invalid (${broken.message}); fix the target (the cases that use it would not run)`,
-        );
-        continue;
-      }
-      const guess = suggest(name, names);
-      const from = options.targetOverride !== undefined
-        ? " (given by --target)"
-        : use.ownTarget
-        ? ""
-        : " (the file's default target)";
-      const fix = options.targetOverride !== undefined
-        ? "pass a defined target to --target"
-        : use.ownTarget
-        ? "define it there or change the case's execution.target"
-        : "define it there or set execution.target in the file";
-      at(
-        use,
-        `target '${name}'${from} is not defined in ${show(path)}${
-          guess ? `; did you mean '${guess}'?` : ""
-        }; expected one of the defined targets: ${
-          names.length > 0 ? names.join(", ") : "(none)"
-        }; ${fix}`,
-      );
-    }
-    return await report();
+    return await verdict;
   };
+}
+
+/** Reads one targets file into a verdict. */
+async function readVerdict(
+  path: string,
+  root: string | undefined,
+  show: (path: string) => string,
+): Promise<TargetsVerdict> {
+  const [{ loadUsableTargets }, { TargetsFileError }, { ConfinedReadError }] = await Promise.all([
+    import("./targets_file.ts"),
+    import("./targets_errors.ts"),
+    import("../fs/read_confined.ts"),
+  ]);
+  const where = (d: { line?: number; column?: number } | undefined) =>
+    d?.line !== undefined ? `:${d.line}:${d.column ?? 1}` : "";
+  try {
+    const loaded = await loadUsableTargets(path, root !== undefined ? { root } : {});
+    return {
+      shown: show(path),
+      defined: loaded.targets.map((t) => t.name),
+      broken: [...loaded.broken].map(([name, [first]]) => [
+        name,
+        { where: where(first), message: first.message },
+      ]),
+    };
+  } catch (e) {
+    const diagnostics = e instanceof TargetsFileError || e instanceof ConfinedReadError
+      ? e.diagnostics
+      : undefined;
+    if (diagnostics === undefined) throw e;
+    const first = diagnostics.find((d) => d.severity === "error");
+    return {
+      shown: show(path),
+      invalid: { where: where(first), ...(first ? { message: first.message } : {}) },
+      defined: [],
+      broken: [],
+    };
+  }
+}
+
+/**
+ * The errors for the cases of `file` whose target the verdict does not allow, in file order: each
+ * such case when the targets file is usable, else the first case of each target.
+ *
+ * @example
+ * ```ts ignore
+ * const diagnostics = await caseTargetDiagnostics(verdict, "/repo/evals/a.jsonl", targets, {});
+ * ```
+ */
+export async function caseTargetDiagnostics(
+  verdict: TargetsVerdict,
+  file: string,
+  targets: CaseTargets,
+  options: CaseTargetCheckOptions = {},
+): Promise<Diagnostic[]> {
+  const shown = verdict.shown;
+  if (shown === undefined || targets.size === 0) return [];
+  const override = options.targetOverride;
+  const usable = new Set(verdict.defined);
+  const nameOf = (target: string) => override ?? target;
+  let uses: CaseTargetUse[];
+  if (verdict.invalid) {
+    uses = await targets.select(() => true, { firstOfEach: true });
+    const seen = new Set<string>();
+    uses = uses.filter((u) => !seen.has(nameOf(u.target)) && seen.add(nameOf(u.target)));
+  } else {
+    uses = await targets.select((target) => !usable.has(nameOf(target)));
+  }
+  const broken = new Map(verdict.broken);
+  return uses.map((use): Diagnostic => ({
+    severity: "error",
+    file,
+    ...(use.line !== undefined ? { line: use.line } : {}),
+    ...(use.column !== undefined ? { column: use.column } : {}),
+    ...(use.path ? { path: use.path } : {}),
+    message: `Case '${use.id}': ${
+      targetMessage(verdict, nameOf(use.target), use.ownTarget, { broken, override })
+    }`,
+  }));
+}
+
+/** Why a case cannot use target `name` (which the verdict does not allow). */
+function targetMessage(
+  verdict: TargetsVerdict,
+  name: string,
+  ownTarget: boolean,
+  context: { broken: Map<string, TargetsFileProblem>; override: string | undefined },
+): string {
+  const shown = verdict.shown!;
+  if (verdict.invalid) {
+    const { where, message } = verdict.invalid;
+    return `target '${name}' cannot be used: the targets file ${shown}${where} is invalid${
+      message !== undefined ? ` (${message})` : ""
+    }; fix the targets file (the cases that use it would not run)`;
+  }
+  const broken = context.broken.get(name);
+  if (broken) {
+    return `target '${name}' cannot be used: its definition in ${shown}${broken.where} is invalid (${broken.message}); fix the target (the cases that use it would not run)`;
+  }
+  const names = verdict.defined;
+  const guess = suggest(name, names);
+  const overridden = context.override !== undefined;
+  const from = overridden
+    ? " (given by --target)"
+    : ownTarget
+    ? ""
+    : " (the file's default target)";
+  const fix = overridden
+    ? "pass a defined target to --target"
+    : ownTarget
+    ? "define it there or change the case's execution.target"
+    : "define it there or set execution.target in the file";
+  return `target '${name}'${from} is not defined in ${shown}${
+    guess ? `; did you mean '${guess}'?` : ""
+  }; expected one of the defined targets: ${
+    names.length > 0 ? names.join(", ") : "(none)"
+  }; ${fix}`;
 }

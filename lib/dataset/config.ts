@@ -1,22 +1,26 @@
 /**
  * `.agentv/config.yaml` discovery: the nearest one between the eval file's folder and the
  * dataset root sets `guideline_patterns` and the run settings (`cache`, which can only restrict
- * the cache, `cache_dir`, `budget_usd`).
+ * the cache, `cache_dir`, `budget_usd`). The config schema (zod) is imported only when there is a
+ * config file to check.
  *
  * @module
  */
-import {
-  DEFAULT_GUIDELINE_PATTERNS,
-  parseAgentvConfig,
-  type RunConfigSettings,
-} from "../schema/config.ts";
+import type { RunConfigSettings } from "../schema/config.ts";
 import type { Diagnostic } from "../schema/eval_case.ts";
 import { parseYamlSource } from "./yaml_source.ts";
 import { EvalLoadError, formatPath } from "./errors.ts";
 import { globProblem, loadGlobs } from "../text/glob.ts";
-import { reportIssues, type SchemaIssue } from "./issues.ts";
+import type { SchemaIssue } from "./issues.ts";
 import { isNonFolderEntry, readConfinedText } from "../fs/read_confined.ts";
 import { findUpward } from "../fs/resolve.ts";
+
+/** Guideline patterns used when no config sets `guideline_patterns`. */
+export const DEFAULT_GUIDELINE_PATTERNS: readonly string[] = [
+  "**/*.instructions.md",
+  "**/*.prompt.md",
+  "**/SKILL.md",
+];
 
 /** The guideline settings that apply to one eval file. */
 export interface GuidelineConfig {
@@ -77,6 +81,10 @@ export async function loadGuidelineConfig(evalDir: string, root: string): Promis
     return { patterns: DEFAULT_GUIDELINE_PATTERNS, file, diagnostics };
   }
   const value = parsed.source.value ?? {};
+  const [{ parseAgentvConfig }, { reportIssues }] = await Promise.all([
+    import("../schema/config.ts"),
+    import("./issues.ts"),
+  ]);
   const result = parseAgentvConfig(value);
   if (result.success) {
     await loadGlobs(result.data.guideline_patterns ?? []);

@@ -9,7 +9,6 @@ import type { RunConfigSettings } from "../schema/config.ts";
 import type { Diagnostic, EvalCase } from "../schema/eval_case.ts";
 import type { CaseSite } from "./case_pipeline.ts";
 import type { FileNeeds } from "./dataset_commands.ts";
-import { useCompiledCaseParser } from "../schema/eval_file.ts";
 import { decodeText } from "../fs/decode.ts";
 import { linearRegexLoaded, loadLinearRegex } from "../text/linear_regex.ts";
 import { loadGuidelineConfig } from "./config.ts";
@@ -30,7 +29,7 @@ export interface LoadOptions {
   /**
    * Record where each valid case names its target (`LoadedEvalFile.sites`, for `validate`).
    * Default false. A JSONL case's site has its line but no column (finding the column parses the
-   * line a second time; `locateJsonlSites` does it for the few sites a message needs).
+   * line a second time; `validate` finds it only for the sites a message points at).
    */
   sites?: boolean;
   /**
@@ -70,6 +69,12 @@ export interface LoadSetup {
   onCase?: (evalCase: EvalCase, site: CaseSite | undefined) => void;
   /** The processes the file's evaluators start and the hashes of the text parsed. */
   needs: FileNeeds;
+  /**
+   * Whether the file is large enough (2 MiB) for the compiled case parser to pay for its ~40 ms:
+   * the loaders then call `useCompiledCaseParser` before the first case they validate with the
+   * schemas (`validate` only when a line is not a plain case).
+   */
+  large: boolean;
 }
 
 /**
@@ -102,7 +107,7 @@ export async function prepareLoad(path: string, options: LoadOptions = {}): Prom
         `File is outside the dataset root '${root}'; expected a file inside the root; pass a root that contains it`,
     }]);
   }
-  await useCompiledParserForLargeFile(absFile);
+  const large = await isLargeFile(absFile);
   const config = await loadGuidelineConfig(evalDir, root);
   const resolver = new ReferenceResolver(root);
   const ext = extname(absFile);
@@ -119,6 +124,7 @@ export async function prepareLoad(path: string, options: LoadOptions = {}): Prom
     sites: options.sites ?? false,
     ...(options.onCase ? { onCase: options.onCase } : {}),
     needs: { sources: [], commands: new Map() },
+    large,
   };
 }
 
@@ -187,11 +193,11 @@ const MAY_HOLD_PATTERNS = /regex|pattern/;
 /** File size from which the compiled case parser is worth building (about 5,000 cases). */
 const LARGE_FILE_BYTES = 2 * 1024 * 1024;
 
-/** Builds the compiled case parser before a large eval file (see `useCompiledCaseParser`). */
-async function useCompiledParserForLargeFile(absFile: string): Promise<void> {
+/** Whether the compiled case parser pays for itself on this file (see `LoadSetup.large`). */
+async function isLargeFile(absFile: string): Promise<boolean> {
   try {
-    if ((await Deno.stat(absFile)).size >= LARGE_FILE_BYTES) useCompiledCaseParser();
+    return (await Deno.stat(absFile)).size >= LARGE_FILE_BYTES;
   } catch {
-    // unreadable: the reader reports it
+    return false; // unreadable: the reader reports it
   }
 }

@@ -8,6 +8,7 @@ import type { RunConfigSettings } from "../schema/config.ts";
 import type { Diagnostic, EvalCase } from "../schema/eval_case.ts";
 import type { CaseSite } from "./case_pipeline.ts";
 import type { DatasetCommand, SourceHash } from "./dataset_commands.ts";
+import { useCompiledCaseParser } from "../schema/eval_file.ts";
 import { type LoadOptions, prepareLoad } from "./context.ts";
 import { loadJsonlCases } from "./jsonl_file.ts";
 import { loadYamlCases } from "./yaml_file.ts";
@@ -66,6 +67,7 @@ export async function loadEvalFile(
     options.onDiagnostic?.(d);
   };
   const setup = await prepareLoad(path, options);
+  if (setup.large) useCompiledCaseParser();
   for (const d of setup.diagnostics) report(d);
   const loaded = setup.format === "yaml"
     ? await loadYamlCases(setup, report)

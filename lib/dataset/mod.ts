@@ -6,7 +6,13 @@
  * @module
  */
 export { loadEvalCases, type LoadEvalCasesOptions } from "./load_eval_cases.ts";
-export { type CaseTargetUse, type EvalFileReport, validateEvalFile } from "./validate_eval_file.ts";
+export {
+  type CaseTargetUse,
+  type EvalFileReport,
+  type FileNeedsReport,
+  validateEvalFile,
+  type ValidateEvalFileOptions,
+} from "./validate_eval_file.ts";
 export { type CaseSite } from "./case_pipeline.ts";
 export { streamEvalCases } from "./stream_eval_cases.ts";
 export { type LoadedEvalFile, loadEvalFile } from "./load_eval_file.ts";

@@ -19,17 +19,33 @@ import { EvalLoadError } from "./errors.ts";
 import { checkConfinedFile } from "../fs/read_confined.ts";
 import type { LoadedEvalFile } from "./load_eval_file.ts";
 import type { Diagnostic } from "../schema/eval_case.ts";
-import type {
+import {
+  type FileKind,
+  type FileReport,
+  reviveWorkerError,
+  type TargetCheck,
+  type TargetsVerdict,
+  type VerdictMessage,
+  type WorkerRequest,
+  type WorkerResponse,
+} from "./sandbox_protocol.ts";
+import {
+  SANDBOX_ENV,
+  sandboxPermissions,
+  type SandboxPreload,
+  startSandboxWorker,
+} from "./sandbox_worker.ts";
+
+/** The worker protocol and the validation report (defined in `sandbox_protocol.ts`). */
+export type {
   FileKind,
   FileReport,
   TargetCheck,
+  TargetsVerdict,
+  VerdictMessage,
   WorkerRequest,
   WorkerResponse,
-} from "./sandbox_protocol.ts";
-import { SANDBOX_ENV, sandboxPermissions, startSandboxWorker } from "./sandbox_worker.ts";
-
-/** The worker protocol and the validation report (defined in `sandbox_protocol.ts`). */
-export type { FileKind, FileReport, TargetCheck, WorkerRequest, WorkerResponse };
+};
 
 /** A loaded eval file (the loader's shape, which the runner consumes). */
 export type { LoadedEvalFile };
@@ -83,14 +99,17 @@ export class Sandbox {
   #pending = new Map<number, Pending>();
   #nextId = 1;
   #alsoRead: string[];
+  #preload: SandboxPreload | undefined;
 
   /**
    * Creates a sandbox for `root` (an absolute path); the worker starts on first use.
-   * `alsoRead` lists files outside the root that the user named (a `--targets` file).
+   * `alsoRead` lists files outside the root that the user named (a `--targets` file); `preload`
+   * says what its worker imports before the first request (see `SandboxPreload`).
    */
-  constructor(root: string, options: { alsoRead?: string[] } = {}) {
+  constructor(root: string, options: { alsoRead?: string[]; preload?: SandboxPreload } = {}) {
     this.root = root;
     this.#alsoRead = [...options.alsoRead ?? []];
+    this.#preload = options.preload;
   }
 
   /**
@@ -109,11 +128,19 @@ export class Sandbox {
 
   /**
    * Validates a file inside the sandbox; problems in the file never throw. With `check`, an eval
-   * file's cases are also checked against their targets (the report then has no `targets`).
+   * file's cases are also checked against their targets (the report then has no `targets`):
+   * against `verdict` when given (read by another sandbox meanwhile, see {@link targetsVerdict};
+   * if it fails, this worker reads the targets file itself).
    */
   async validate(
     path: string,
-    options: { kind?: FileKind; verbose?: boolean; signal?: AbortSignal; check?: TargetCheck } = {},
+    options: {
+      kind?: FileKind;
+      verbose?: boolean;
+      signal?: AbortSignal;
+      check?: TargetCheck;
+      verdict?: Promise<TargetsVerdict>;
+    } = {},
   ): Promise<FileReport> {
     const kind = options.kind ?? "eval";
     if (kind !== "eval") {
@@ -127,17 +154,28 @@ export class Sandbox {
     }
     const outside = this.#outsideRoot(path);
     if (outside) return { file: path, kind, valid: false, cases: 0, diagnostics: [outside] };
+    const { check, verdict } = options;
+    const request = { op: "validate" as const, kind, path, verbose: options.verbose };
     const value = await this.#call(
-      {
-        op: "validate",
-        kind,
-        path,
-        verbose: options.verbose,
-        ...(options.check ? { check: options.check } : {}),
-      },
+      check ? { ...request, check, ...(verdict ? { verdict } : {}) } : request,
       options,
     );
     return value as FileReport;
+  }
+
+  /**
+   * Reads, inside the sandbox, the targets file that applies to eval file `path` (or
+   * `check.targetsFile`) into a verdict that {@link validate} can use.
+   */
+  async targetsVerdict(
+    path: string,
+    check: TargetCheck,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<TargetsVerdict> {
+    const outside = this.#outsideRoot(path);
+    if (outside) throw new EvalLoadError(outside.message, [outside]);
+    const value = await this.#call({ op: "targets", kind: "eval", path, check }, options);
+    return value as TargetsVerdict;
   }
 
   /**
@@ -183,14 +221,14 @@ export class Sandbox {
     if (this.#worker) return this.#worker;
     const roots = [this.root, ...this.#alsoRead];
     if (this.#realRoot && this.#realRoot !== this.root) roots.push(this.#realRoot);
-    const worker = startSandboxWorker(roots);
+    const worker = startSandboxWorker(roots, this.#preload ? { preload: this.#preload } : {});
     worker.onmessage = (event: MessageEvent<WorkerResponse>) => {
       const message = event.data;
       const pending = this.#pending.get(message.id);
       if (!pending) return;
       this.#pending.delete(message.id);
       if (message.ok) pending.resolve(message.value);
-      else pending.reject(reviveError(message.error));
+      else pending.reject(reviveWorkerError(message.error));
     };
     worker.onerror = (event: ErrorEvent) => {
       event.preventDefault();
@@ -218,6 +256,8 @@ export class Sandbox {
       path: string;
       verbose?: boolean;
       check?: TargetCheck;
+      /** Sent on to the worker once it resolves (see `WorkerRequest.verdictFollows`). */
+      verdict?: Promise<TargetsVerdict>;
     },
     options: { signal?: AbortSignal },
   ): Promise<unknown> {
@@ -248,8 +288,14 @@ export class Sandbox {
         alsoRead: this.#alsoRead,
         verbose: request.verbose ?? false,
         ...(request.check ? { check: request.check } : {}),
+        ...(request.verdict ? { verdictFollows: true } : {}),
       };
       worker.postMessage(message);
+      const send = (verdict?: TargetsVerdict) => {
+        const follow: VerdictMessage = { op: "verdict", id, ...(verdict ? { verdict } : {}) };
+        if (this.#worker === worker) worker.postMessage(follow);
+      };
+      request.verdict?.then(send, () => send());
     });
   }
 }
@@ -349,15 +395,4 @@ function abortError(signal: AbortSignal): Error {
   return signal.reason instanceof Error
     ? signal.reason
     : new DOMException("The operation was aborted", "AbortError");
-}
-
-/** Rebuilds an error thrown in the worker: `EvalLoadError` keeps its class and diagnostics. */
-function reviveError(error: Extract<WorkerResponse, { ok: false }>["error"]): Error {
-  if (error.name === "EvalLoadError" && error.diagnostics) {
-    return new EvalLoadError(error.message, error.diagnostics);
-  }
-  const revived = new Error(error.message);
-  revived.name = error.name;
-  if (error.stack) revived.stack = `${error.stack}\n    (in the sandbox worker)`;
-  return revived;
 }

@@ -5,8 +5,12 @@
  * @module
  */
 import type { CaseTargetUse } from "./validate_eval_file.ts";
+import type { TargetsVerdict } from "./check_case_targets.ts";
+import { EvalLoadError } from "./errors.ts";
 import type { Diagnostic } from "../schema/eval_case.ts";
 import type { DatasetCommand, SourceHash } from "./dataset_commands.ts";
+
+export type { TargetsVerdict };
 
 /** What a file is: an eval dataset, a `.agentv/targets.*` file or a `.agentv/config.yaml`. */
 export type FileKind = "eval" | "targets" | "config";
@@ -47,10 +51,13 @@ export interface TargetCheck {
   cwd: string;
 }
 
-/** A request to the worker (see `load_worker.ts`). */
+/**
+ * A request to the worker (see `load_worker.ts`): load or validate a file, or (`targets`) read
+ * the targets file that applies to eval file `path` into a {@link TargetsVerdict}.
+ */
 export type WorkerRequest = {
   id: number;
-  op: "load" | "validate";
+  op: "load" | "validate" | "targets";
   kind: FileKind;
   path: string;
   root: string;
@@ -58,7 +65,18 @@ export type WorkerRequest = {
   alsoRead: string[];
   verbose: boolean;
   check?: TargetCheck;
+  /**
+   * With `check` on a `validate`: the verdict on the targets file comes in a later
+   * {@link VerdictMessage} (read by another sandbox worker meanwhile) instead of being read here.
+   */
+  verdictFollows?: boolean;
 };
+
+/**
+ * The verdict for the `validate` request `id` that said `verdictFollows`; without `verdict` (it
+ * could not be read elsewhere) the worker reads the targets file itself.
+ */
+export type VerdictMessage = { op: "verdict"; id: number; verdict?: TargetsVerdict };
 
 /** A worker's answer. */
 export type WorkerResponse =
@@ -68,3 +86,22 @@ export type WorkerResponse =
     ok: false;
     error: { name: string; message: string; stack?: string; diagnostics?: Diagnostic[] };
   };
+
+/**
+ * Rebuilds an error thrown in the worker: `EvalLoadError` keeps its class and diagnostics.
+ *
+ * @example
+ * ```ts
+ * import { reviveWorkerError } from "./sandbox_protocol.ts";
+ * reviveWorkerError({ name: "TypeError", message: "boom" }).name; // "TypeError"
+ * ```
+ */
+export function reviveWorkerError(error: Extract<WorkerResponse, { ok: false }>["error"]): Error {
+  if (error.name === "EvalLoadError" && error.diagnostics) {
+    return new EvalLoadError(error.message, error.diagnostics);
+  }
+  const revived = new Error(error.message);
+  revived.name = error.name;
+  if (error.stack) revived.stack = `${error.stack}\n    (in the sandbox worker)`;
+  return revived;
+}

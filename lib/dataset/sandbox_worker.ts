@@ -43,20 +43,37 @@ export function sandboxPermissions(roots: string[]): Deno.PermissionOptionsObjec
   };
 }
 
+/**
+ * What a sandbox worker imports as soon as it starts, before its first request: `loader` (the
+ * loader and its schemas, what most requests need; the default), `jsonl` (nothing: a JSONL file
+ * of plain cases is validated without the schemas, which are imported if a line needs them) or
+ * `targets` (the targets file check, for a worker that only reads targets files). It changes
+ * nothing but when modules load; the worker's name carries it.
+ */
+export type SandboxPreload = "loader" | "jsonl" | "targets";
+
+/** The name of a worker that preloads `preload` (see `load_worker.ts`). */
+function workerName(preload: SandboxPreload): string {
+  return `agentv-sandbox-${preload}`;
+}
+
 /** A worker started early, waiting for the sandbox with its permissions. */
 let prestarted: { key: string; worker: Worker; failed: boolean } | undefined;
 
 /**
  * Starts a sandbox worker that may read `roots` (the dataset root first, then files outside it
  * the user named, then the root's real path when it differs), or adopts the prestarted one when
- * it was started for exactly these roots.
+ * it was started for exactly these roots (whatever it preloads).
  *
  * @example
  * ```ts ignore
  * const worker = startSandboxWorker(["/repo"]);
  * ```
  */
-export function startSandboxWorker(roots: string[]): Worker {
+export function startSandboxWorker(
+  roots: string[],
+  options: { preload?: SandboxPreload } = {},
+): Worker {
   const key = JSON.stringify(roots);
   if (prestarted?.key === key) {
     const { worker, failed } = prestarted;
@@ -68,7 +85,7 @@ export function startSandboxWorker(roots: string[]): Worker {
   }
   return new Worker(WORKER_URL.href, {
     type: "module",
-    name: "agentv-sandbox",
+    name: workerName(options.preload ?? "loader"),
     deno: { permissions: sandboxPermissions(roots) },
   });
 }
@@ -76,8 +93,10 @@ export function startSandboxWorker(roots: string[]): Worker {
 /**
  * Guesses the dataset root of the first existing path in `args` (else of `cwd`), as
  * `sandboxRoot` finds it, and starts a sandbox worker for it now. `--root DIR` and, with
- * `alsoReadFlag`, that flag's file are honoured. Returns a function that terminates the worker
- * if no sandbox adopted it. Does nothing on Windows or when anything is unclear.
+ * `alsoReadFlag`, that flag's file are honoured; with `jsonlFirst`, a worker whose first path
+ * is a `.jsonl` file preloads nothing (see {@link SandboxPreload}). Returns a function that
+ * terminates the worker if no sandbox adopted it. Does nothing on Windows or when anything is
+ * unclear.
  *
  * @example
  * ```ts ignore
@@ -91,8 +110,10 @@ export function prestartSandbox(
   options: {
     /** A flag naming a file outside the root the sandbox may read too (`validate --targets`). */
     alsoReadFlag?: string;
-    /** Told the permission roots of the worker started (for tests and diagnostics). */
-    onStart?: (roots: readonly string[]) => void;
+    /** Told the permission roots of the worker started and what it preloads (for tests). */
+    onStart?: (roots: readonly string[], preload: SandboxPreload) => void;
+    /** Preload nothing when the first path named is a `.jsonl` file (`validate`). */
+    jsonlFirst?: boolean;
   } = {},
 ): () => void {
   const discard = () => {
@@ -111,10 +132,10 @@ export function prestartSandbox(
       return undefined;
     };
     const rootFlag = flag("root");
+    const named = args.find((a) => !a.startsWith("-") && statOrUndefined(absolute(a, cwd)));
     let root: string;
     if (rootFlag !== undefined) root = absolute(rootFlag, cwd);
     else {
-      const named = args.find((a) => !a.startsWith("-") && statOrUndefined(absolute(a, cwd)));
       const path = absolute(named ?? ".", cwd);
       const start = statOrUndefined(path)?.isDirectory ? path : parentOf(path);
       root = datasetRootFrom(start);
@@ -129,7 +150,9 @@ export function prestartSandbox(
       // as `realPathOr` in sandbox.ts: the path itself
     }
     if (real !== root) roots.push(real);
-    const worker = startSandboxWorker(roots);
+    const jsonl = options.jsonlFirst === true && named?.toLowerCase().endsWith(".jsonl") === true;
+    const preload: SandboxPreload = jsonl ? "jsonl" : "loader";
+    const worker = startSandboxWorker(roots, { preload });
     const entry = { key: JSON.stringify(roots), worker, failed: false };
     // Until a sandbox adopts it (and watches it), an error is only noted.
     worker.onerror = (event) => {
@@ -137,7 +160,7 @@ export function prestartSandbox(
       entry.failed = true;
     };
     prestarted = entry;
-    options.onStart?.(roots);
+    options.onStart?.(roots, preload);
     return discard;
   } catch {
     return discard;

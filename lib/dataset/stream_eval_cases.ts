@@ -5,6 +5,7 @@
  * @module
  */
 import type { Diagnostic, EvalCase } from "../schema/eval_case.ts";
+import { useCompiledCaseParser } from "../schema/eval_file.ts";
 import { type LoadOptions, prepareLoad } from "./context.ts";
 import { EvalLoadError } from "./errors.ts";
 import { CaseIds } from "./case_pipeline.ts";
@@ -44,6 +45,7 @@ export async function* streamEvalCases(
 ): AsyncGenerator<EvalCase> {
   const report = (d: Diagnostic) => options.onDiagnostic?.(d);
   const setup = await prepareLoad(path, options);
+  if (setup.large) useCompiledCaseParser();
   for (const d of setup.diagnostics) report(d);
   if (setup.format === "yaml") {
     yield* (await loadYamlCases(setup, report)).cases;

@@ -4,18 +4,18 @@
  * @module
  */
 import type { Diagnostic } from "../schema/eval_case.ts";
-import type { CaseSite } from "./case_pipeline.ts";
+import {
+  type CaseTargets,
+  type CaseTargetUse,
+  JsonlTargets,
+  ListedTargets,
+} from "./case_targets.ts";
+import { prepareLoad } from "./context.ts";
 import { EvalLoadError } from "./errors.ts";
-import { loadEvalFile } from "./load_eval_file.ts";
+import { validateJsonlCases } from "./jsonl_validate.ts";
 import type { DatasetCommand, SourceHash } from "./dataset_commands.ts";
 
-/** A valid case's target and where the case names it (for checking it against targets files). */
-export type CaseTargetUse = CaseSite & {
-  /** Case id. */
-  id: string;
-  /** The target name the case runs against (case, file or sidecar `execution.target`). */
-  target: string;
-};
+export type { CaseTargets, CaseTargetUse };
 
 /** The report of {@link validateEvalFile}. */
 export interface EvalFileReport {
@@ -32,6 +32,27 @@ export interface EvalFileReport {
 }
 
 /**
+ * What a file's load found that consent covers: the processes its valid cases' evaluators start
+ * and the files parsed with the SHA-256 of their text (what `agentv trust` and `validate` list).
+ */
+export interface FileNeedsReport {
+  /** The processes the evaluators start, each where it is written. */
+  commands: DatasetCommand[];
+  /** The eval file (and its sidecar) with the hash of the text parsed. */
+  sources: SourceHash[];
+}
+
+/** Options of {@link validateEvalFile} and {@link checkEvalFile}. */
+export interface ValidateEvalFileOptions {
+  /** Report verbose-only warnings (a JSONL file without a sidecar). */
+  verbose?: boolean;
+  /** Dataset root (default: found from the file). */
+  root?: string;
+  /** Receives, once the file is loaded, what consent covers (see {@link FileNeedsReport}). */
+  onNeeds?: (needs: FileNeedsReport) => void;
+}
+
+/**
  * Validates an eval file: loads it and reports every diagnostic. File-level failures become
  * error diagnostics instead of exceptions.
  *
@@ -44,58 +65,101 @@ export interface EvalFileReport {
  */
 export async function validateEvalFile(
   path: string,
-  options: {
-    verbose?: boolean;
-    root?: string;
-    /**
-     * Receives, once the file is loaded, the processes its valid cases' evaluators start and the
-     * files parsed with their hashes (what `agentv trust` and `validate` list).
-     */
-    onNeeds?: (needs: { commands: DatasetCommand[]; sources: SourceHash[] }) => void;
-  } = {},
+  options: ValidateEvalFileOptions = {},
 ): Promise<EvalFileReport> {
+  const { report, targets } = await checkEvalFile(path, { ...options, keepIds: true });
+  // The ids were kept: the uses are listed without reading the file again.
+  const all = targets instanceof JsonlTargets
+    ? await targets.select(() => true, { located: false })
+    : await targets.select(() => true);
+  return { ...report, targets: all };
+}
+
+/**
+ * {@link validateEvalFile} without listing the targets: they come back as {@link CaseTargets},
+ * which for a JSONL file hold 4 bytes a case. `validate` checks them against the targets file.
+ * `plainCases: false` sends every JSONL line through the whole case pipeline (the reference the
+ * quick path is tested against).
+ *
+ * @example
+ * ```ts ignore
+ * const { report, targets } = await checkEvalFile("evals/big.jsonl");
+ * console.log(report.cases, targets.names());
+ * ```
+ */
+export async function checkEvalFile(
+  path: string,
+  options: ValidateEvalFileOptions & { keepIds?: boolean; plainCases?: boolean } = {},
+): Promise<{ report: Omit<EvalFileReport, "targets">; targets: CaseTargets }> {
   const diagnostics: Diagnostic[] = [];
+  const onDiagnostic = (d: Diagnostic) => diagnostics.push(d);
   let cases = 0;
-  let targets: CaseTargetUse[] = [];
+  let targets: CaseTargets = new ListedTargets([]);
   try {
-    // Cases are counted as they are validated, never kept: only their targets are.
-    const loaded = await loadEvalFile(path, {
-      verbose: options.verbose,
-      root: options.root,
-      onDiagnostic: (d) => diagnostics.push(d),
-      sites: true,
-      onCase: (c, site) => {
-        cases++;
-        targets.push({
-          ...site,
-          path: site?.path ?? "",
-          ownTarget: site?.ownTarget ?? false,
-          id: c.id,
-          target: c.execution.target,
-        });
-      },
-    });
-    options.onNeeds?.({ commands: loaded.commands ?? [], sources: loaded.sources ?? [] });
-  } catch (e) {
-    if (e instanceof EvalLoadError) {
-      diagnostics.push(...e.diagnostics);
-    } else {
-      diagnostics.push({
-        severity: "error",
-        file: path,
-        message: `Internal error while loading the file: ${
-          e instanceof Error ? e.message : String(e)
-        }; expected a clean load; please report this as a bug with the file`,
+    const format = path.toLowerCase().endsWith(".jsonl") ? "jsonl" : "other";
+    if (format === "jsonl") {
+      const setup = await prepareLoad(path, { ...options, onDiagnostic });
+      for (const d of setup.diagnostics) onDiagnostic(d);
+      const checked = await validateJsonlCases(setup, {
+        verbose: options.verbose ?? false,
+        report: onDiagnostic,
+        ...(options.plainCases !== undefined ? { plainCases: options.plainCases } : {}),
+        ...(options.keepIds !== undefined ? { keepIds: options.keepIds } : {}),
       });
+      cases = checked.cases;
+      targets = checked.targets;
+      options.onNeeds?.({
+        commands: [...setup.needs.commands.values()],
+        sources: setup.needs.sources,
+      });
+    } else {
+      // Cases are counted as they are validated, never kept: only their targets are. (The loader,
+      // and zod with it, is imported here: a JSONL file of plain cases needs neither.)
+      const { loadEvalFile } = await import("./load_eval_file.ts");
+      const uses: CaseTargetUse[] = [];
+      const loaded = await loadEvalFile(path, {
+        verbose: options.verbose,
+        root: options.root,
+        onDiagnostic,
+        sites: true,
+        onCase: (c, site) => {
+          cases++;
+          uses.push({
+            ...site,
+            path: site?.path ?? "",
+            ownTarget: site?.ownTarget ?? false,
+            id: c.id,
+            target: c.execution.target,
+          });
+        },
+      });
+      targets = new ListedTargets(uses);
+      options.onNeeds?.({ commands: loaded.commands ?? [], sources: loaded.sources ?? [] });
     }
+  } catch (e) {
+    diagnostics.push(...loadFailure(path, e));
     cases = 0;
-    targets = [];
+    targets = new ListedTargets([]);
   }
   return {
-    file: path,
-    valid: !diagnostics.some((d) => d.severity === "error"),
-    cases,
-    diagnostics,
+    report: {
+      file: path,
+      valid: !diagnostics.some((d) => d.severity === "error"),
+      cases,
+      diagnostics,
+    },
     targets,
   };
+}
+
+/** The diagnostics of a file-level failure. */
+function loadFailure(path: string, e: unknown): Diagnostic[] {
+  if (e instanceof EvalLoadError) return e.diagnostics;
+  return [{
+    severity: "error",
+    file: path,
+    message: `Internal error while loading the file: ${
+      e instanceof Error ? e.message : String(e)
+    }; expected a clean load; please report this as a bug with the file`,
+  }];
 }

@@ -52,6 +52,39 @@ export function renderCompareHtml(
   summary: ComparisonSummary,
   options: CompareHtmlOptions,
 ): string {
+  const data = comparePageData(pairing, summary, options);
+  return renderHtmlPage({ kind: "compare", title: data.title, data });
+}
+
+/**
+ * The data the compare page script reads, which `renderCompareHtml` embeds and the local viewer
+ * serves as JSON: the title, the labels, the summary and one entry per case (paired or one side
+ * only) with its rows.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { comparePageData } from "./compare_html.ts";
+ * import { pairRuns } from "../compare/pair.ts";
+ * import { summarizeComparison } from "../compare/summary.ts";
+ * const pairing = pairRuns([], []);
+ * const data = comparePageData(pairing, summarizeComparison(pairing), {
+ *   labels: { baseline: "a", candidate: "b" },
+ * });
+ * assert.deepEqual(data.cases, []);
+ * ```
+ */
+export function comparePageData(
+  pairing: RunPairing,
+  summary: ComparisonSummary,
+  options: CompareHtmlOptions,
+): {
+  title: string;
+  labels: CompareLabels;
+  generated_at: string | null;
+  summary: ComparisonSummary;
+  cases: Record<string, unknown>[];
+} {
   const { labels } = options;
   const title = options.title ?? `agentv compare: ${labels.baseline} → ${labels.candidate}`;
   const project = (rows: ResultRow[]) => rows.map((row) => projectRow(row, options.caseDetails));
@@ -90,12 +123,11 @@ export function renderCompareHtml(
       });
     }
   }
-  const data = {
+  return {
     title,
     labels: { baseline: labels.baseline, candidate: labels.candidate },
     generated_at: options.generatedAt?.toISOString() ?? null,
     summary,
     cases,
   };
-  return renderHtmlPage({ kind: "compare", title, data });
 }

@@ -10,6 +10,7 @@ import { clipToWidth } from "../text/display_width.ts";
 import type { RunSummary } from "../results/summary.ts";
 import { formatDuration, painter, showPath } from "./console_text.ts";
 import { budgetLines } from "./console_budget.ts";
+import { calibrationSummaryLines } from "./calibration_summary.ts";
 import { renderTrialCases, trialsCountLine } from "./console_trials.ts";
 
 export { formatDuration } from "./console_text.ts";
@@ -129,6 +130,7 @@ export function renderSummary(summary: RunSummary, options: RenderSummaryOptions
     }  ${paint("red", `fail ${v.fail}`)}`,
   );
   if (summary.trials) out.push(trialsCountLine(summary.trials, paint));
+  if (summary.calibration) out.push(...calibrationSummaryLines(summary.calibration, paint));
   const s = summary.scores;
   const gate = options.threshold !== undefined ? `  (threshold ${options.threshold})` : "";
   out.push(

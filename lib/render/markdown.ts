@@ -11,6 +11,7 @@ import type { ResultRow } from "../schema/result.ts";
 import { neutralizeMarkdown } from "../text/markdown_text.ts";
 import { summarizeResults } from "../results/summary.ts";
 import { trialLabel, type TrialsSummary } from "../results/trials.ts";
+import type { LabelAgreement } from "../results/label_agreement.ts";
 
 /** Options of {@link renderMarkdownReport}. */
 export interface MarkdownReportOptions {
@@ -24,6 +25,8 @@ export interface MarkdownReportOptions {
   resultsPath?: string;
   /** Lines shown under the heading as a quote (e.g. that the run was interrupted). */
   notes?: readonly string[];
+  /** Human labels of the rows beside agentv's verdicts (a section when any label counts). */
+  labels?: LabelAgreement;
 }
 
 // C0 controls but tab and line breaks, DEL and C1 controls, bidi overrides and isolates.
@@ -250,5 +253,29 @@ export function renderMarkdownReport(
       ),
     );
   }
+  if (options.labels !== undefined) parts.push(labelsSection(options.labels, max));
   return parts.filter((p) => p !== "").join("");
+}
+
+/** The human labels: how many, how many disagree with agentv, and those that do. */
+function labelsSection(agreement: LabelAgreement, max: number): string {
+  if (agreement.labels === 0) return "";
+  const head = `\n### Human labels (${agreement.labels})\n\n${agreement.compared} compared with ` +
+    `agentv's verdict (a borderline verdict counts as a pass), ${agreement.disagreements} disagree.\n`;
+  const disagreeing = agreement.items.filter((i) => i.disagrees === true);
+  return head + listCases(
+    "Disagreements",
+    ["Case", "Target", "Part", "agentv", "Label", "Reviewer", "Note"],
+    disagreeing,
+    max,
+    ({ label, automatic }) => [
+      trialLabel({ eval_id: escapeMarkdownCell(label.eval_id), trial: label.trial }),
+      escapeMarkdownCell(label.target),
+      label.evaluator === null ? "case" : escapeMarkdownCell(label.evaluator),
+      automatic ?? "–",
+      label.label ?? "–",
+      escapeMarkdownCell(label.reviewer),
+      escapeMarkdownCell(label.note),
+    ],
+  ).replace(/^\n/, "\n");
 }

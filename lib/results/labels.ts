@@ -120,6 +120,17 @@ export async function appendLabel(path: string, label: Label): Promise<void> {
 }
 
 /**
+ * Appends several labels (each checked against the schema first, all before any is written) in
+ * one write, creating the file and its folder when missing.
+ */
+export async function appendLabels(path: string, labels: readonly Label[]): Promise<void> {
+  if (labels.length === 0) return;
+  const lines = labels.map((label) => JSON.stringify(LabelSchema.parse(label)) + "\n").join("");
+  await Deno.mkdir(dirname(path), { recursive: true });
+  await Deno.writeTextFile(path, lines, { append: true });
+}
+
+/**
  * The labels that count: for each (run, case run, evaluator, reviewer), the last one in file
  * order.
  *

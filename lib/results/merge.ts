@@ -8,17 +8,17 @@
  */
 import type { Diagnostic } from "../schema/eval_case.ts";
 import type { ResultRow } from "../schema/result.ts";
-import {
-  type BudgetSummary,
-  type CacheSummary,
-  type MergedShardRecord,
-  RESULT_OPTIONS,
-  type RunOptionsRecord,
-  type RunRecord,
-  type RunStatus,
-  type RunSummary,
-  type RunTargetRecord,
+import type {
+  BudgetSummary,
+  CacheSummary,
+  MergedShardRecord,
+  RunRecord,
+  RunStatus,
+  RunSummary,
+  RunTargetRecord,
 } from "../schema/run_record.ts";
+import { RUN_OPTION_DEFAULTS, RUN_OPTION_ENTRIES } from "../schema/run_spec.ts";
+import { runOptionsRecord } from "../schema/run_spec_record.ts";
 import { compactRow } from "./row_format.ts";
 import { AGENTV_VERSION, newRunId } from "./run_record.ts";
 import { summarizeResults } from "./summary.ts";
@@ -88,9 +88,17 @@ const keyOf = (p: TrialPair) => `${p.dataset}\0${p.eval_id}\0${p.trial}`;
 const show = (value: unknown) => JSON.stringify(value ?? null);
 
 /**
+ * The recorded options the shards of one run must agree on: those that change its results or the
+ * gate it is judged by (`--threshold`), apart from the shard itself (`lib/schema/run_spec.ts`).
+ */
+const AGREED_OPTIONS: readonly string[] = RUN_OPTION_ENTRIES.flatMap(([, d]) =>
+  d.record && d.effect !== undefined && !d.perShard ? [d.record.key] : []
+);
+
+/**
  * Why shards cannot be joined, one line each (empty when they can): each must be a shard run
  * (`options.shard` set), all of the same shard count, over the same eval files with the same
- * content (path and SHA-256), and with the same options apart from `shard`.
+ * content (path and SHA-256), and with the same options that change results or the gate.
  *
  * @example
  * ```ts
@@ -138,10 +146,8 @@ export function shardDisagreements(shards: readonly ShardResults[]): string[] {
       string,
       unknown
     >[];
-    // What changes scores must agree, and the gate (`--threshold`) the merged run is judged by.
-    const compared = [...RESULT_OPTIONS.map((o) => o.key as string), "threshold"];
-    for (const key of compared) {
-      if (key === "shard" || (!(key in options[0]) && !(key in options[1]))) continue;
+    for (const key of AGREED_OPTIONS) {
+      if (!(key in options[0]) && !(key in options[1])) continue;
       if (show(options[0][key]) !== show(options[1][key])) {
         problems.push(
           `option ${key}: ${show(options[0][key])} in ${nameOf(first)}, ` +
@@ -262,7 +268,7 @@ export function mergeShards(
       ? new Date(now()).toISOString()
       : (ends as string[]).sort().at(-1)!,
     results_path: options.resultsPath,
-    options: { ...(first?.options ?? emptyOptions()), shard: null },
+    options: { ...(first?.options ?? runOptionsRecord(RUN_OPTION_DEFAULTS)), shard: null },
     targets: unionTargets(records),
     datasets: first?.datasets ?? [],
     summary,
@@ -337,18 +343,4 @@ function unionTargets(records: readonly RunRecord[]): RunTargetRecord[] {
     if (!seen.has(key)) seen.set(key, t);
   }
   return [...seen.values()];
-}
-
-function emptyOptions(): RunOptionsRecord {
-  return {
-    target: null,
-    targets_file: null,
-    judge_target: null,
-    filter: null,
-    workers: 0,
-    timeout_ms: 0,
-    dry_run: false,
-    threshold: null,
-    root: null,
-  };
 }

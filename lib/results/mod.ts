@@ -69,9 +69,12 @@ export {
 } from "./summary.ts";
 export {
   appendLabel,
+  appendLabels,
   caseRunKey,
   LABELS_FILE,
   latestLabels,
   readLabels,
   type ReadLabelsOutput,
 } from "./labels.ts";
+export { LABEL_CSV_COLUMNS, parseLabelsCsv } from "./labels_csv.ts";
+export { compareLabels, type LabelAgreement, type LabelComparison } from "./label_agreement.ts";

@@ -22,49 +22,14 @@
  */
 import type { ResultRow, Verdict } from "../schema/result.ts";
 import { verdictOfScore } from "../schema/result.ts";
-import {
-  type TrialCaseStats,
-  TRIALS_GATE_PATTERN,
-  type TrialsGate,
-  type TrialsSummary,
-} from "../schema/trials.ts";
+import type { TrialCaseStats, TrialsGate, TrialsSummary } from "../schema/trials.ts";
 
 export type { TrialCaseStats, TrialsGate, TrialsSummary } from "../schema/trials.ts";
+/** Parses a `--trials-gate` value (defined beside the gate's schema). */
+export { parseTrialsGate } from "../schema/trials.ts";
 
 /** The default trials gate. */
 export const DEFAULT_TRIALS_GATE: TrialsGate = "mean";
-
-/**
- * Parses a `--trials-gate` value: the gate, or why the text is not one.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { parseTrialsGate } from "./trials.ts";
- * assert.deepEqual(parseTrialsGate("rate:0.75"), { ok: true, gate: "rate:0.75" });
- * assert.equal(parseTrialsGate("rate:2").ok, false);
- * ```
- */
-export function parseTrialsGate(
-  text: string,
-): { ok: true; gate: TrialsGate } | { ok: false; error: string } {
-  if (text === "mean" || text === "any" || text === "all") return { ok: true, gate: text };
-  if (text.startsWith("rate:")) {
-    const raw = text.slice("rate:".length);
-    const rate = Number(raw);
-    if (raw.trim() === "" || !Number.isFinite(rate) || rate < 0 || rate > 1) {
-      return {
-        ok: false,
-        error: `the rate in '${text}' must be a number from 0 to 1, e.g. rate:0.8`,
-      };
-    }
-    const gate = `rate:${rate}` as const;
-    return TRIALS_GATE_PATTERN.test(gate)
-      ? { ok: true, gate }
-      : { ok: false, error: `the rate in '${text}' must be a plain decimal, e.g. rate:0.8` };
-  }
-  return { ok: false, error: `'${text}' is not a trials gate; expected mean, any, all or rate:X` };
-}
 
 /**
  * The unbiased pass@k estimator (Chen et al. 2021): 1 − C(n−c, k) / C(n, k), computed as

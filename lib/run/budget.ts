@@ -318,29 +318,18 @@ export function skippedRow(row: ResultRow): ResultRow {
 }
 
 /**
- * The budget of a run: `--budget-usd` when given, else the smallest `budget_usd` of the
- * `.agentv/config.yaml` files that apply to its eval files (the strictest cap holds for all of
- * them); `undefined` (no budget, nothing wrapped) when neither sets one.
+ * The budget of a run with the settled cap (`--budget-usd`, else the smallest `budget_usd` of
+ * the datasets' configs: see `settle_spec.ts`); `undefined` (no budget, nothing wrapped) when
+ * there is none.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { runBudget } from "./budget.ts";
- * assert.equal(runBudget(undefined, [{}]), undefined);
- * assert.equal(runBudget(undefined, [{ config: { budget_usd: 2 } }, { config: { budget_usd: 1 } }])?.capUsd, 1);
- * assert.equal(runBudget(5, [{ config: { budget_usd: 1 } }])?.capUsd, 5);
+ * assert.equal(runBudget(undefined), undefined);
+ * assert.equal(runBudget(0.5)?.capUsd, 0.5);
  * ```
  */
-export function runBudget(
-  flag: number | undefined,
-  sets: readonly { config?: { budget_usd?: number } }[],
-): Budget | undefined {
-  let cap = flag;
-  if (cap === undefined) {
-    for (const set of sets) {
-      const configured = set.config?.budget_usd;
-      if (configured !== undefined && (cap === undefined || configured < cap)) cap = configured;
-    }
-  }
-  return cap === undefined ? undefined : createBudget({ capUsd: cap });
+export function runBudget(capUsd: number | undefined): Budget | undefined {
+  return capUsd === undefined ? undefined : createBudget({ capUsd });
 }

@@ -48,6 +48,8 @@ export interface CacheKeyMaterial {
     eval_id?: string;
     /** Command targets only: the case's attached files, as listed. */
     files?: string[];
+    /** A judge's re-ask by `agentv calibrate` (`repeat 2`, `order 3`); absent on a run's calls. */
+    variant?: string;
   };
 }
 

@@ -78,6 +78,7 @@ function keyMaterial(
       ...(command && request.judgeOf === undefined
         ? { eval_id: request.evalCase.id, files: [...request.evalCase.file_paths] }
         : {}),
+      ...(request.variant !== undefined ? { variant: request.variant } : {}),
     },
   };
 }

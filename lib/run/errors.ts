@@ -39,3 +39,33 @@ export class TargetUnavailableError extends RunConfigError {
     this.target = target;
   }
 }
+
+/**
+ * The sandbox that loads the eval files (a worker that may read the dataset root only) could not
+ * start: the process lacks a permission the worker needs. Nothing was loaded: `runEval` never
+ * falls back to loading the files unsandboxed by itself.
+ */
+export class SandboxUnavailableError extends RunConfigError {
+  /** The dataset root the sandbox was for. */
+  readonly root: string;
+
+  /** Creates the error for the sandbox of `root`. */
+  constructor(root: string, cause: unknown) {
+    super(
+      `Cannot start the sandbox that loads the eval files under ${root}: ${
+        (cause as Error)?.message ?? String(cause)
+      }; nothing was loaded`,
+      {
+        code: "sandbox_unavailable",
+        cause,
+        hint: "the sandbox is a worker that may read only the dataset root: grant the process " +
+          "read access to it (--allow-read) and to the env variables LOG_TOKENS and LOG_STREAM " +
+          '(--allow-env), and run with --unstable-worker-options (or "unstable": ' +
+          '["worker-options"] in deno.json); or pass `sandbox: false` to runEval to load the ' +
+          "files in this process",
+      },
+    );
+    this.name = "SandboxUnavailableError";
+    this.root = root;
+  }
+}

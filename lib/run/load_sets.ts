@@ -1,6 +1,8 @@
 /**
  * Loading the eval files of a run: files and folders (searched as `agentv run` searches them),
- * with file-level load errors gathered into one {@link RunConfigError}.
+ * each loaded in the sandbox of its dataset root (as `agentv run` loads them: a worker that may
+ * read the root and nothing else, `lib/dataset/sandbox.ts`) unless the caller opts out, with
+ * file-level load errors gathered into one {@link RunConfigError}.
  *
  * @module
  */
@@ -8,13 +10,16 @@ import { resolve } from "node:path";
 import { discoverEvalFiles } from "../dataset/discover.ts";
 import { EvalLoadError } from "../dataset/errors.ts";
 import { loadEvalFile } from "../dataset/load_eval_file.ts";
+import { Sandbox, sandboxRoot } from "../dataset/sandbox.ts";
 import type { Diagnostic } from "../schema/eval_case.ts";
-import { RunConfigError } from "./errors.ts";
-import type { EvalFileLoader, LoadedEvalSet, RunEvalOptions } from "./run_eval.ts";
+import { RunConfigError, SandboxUnavailableError } from "./errors.ts";
+import type { EvalFileLoader, LoadedEvalSet, RunEvalOptions } from "./run_options.ts";
 
 /**
- * Loads `options.files` (folders expanded) with `options.load`, then appends `options.sets`.
- * Throws {@link RunConfigError} naming every file that could not be loaded (nothing ran).
+ * Loads `options.files` (folders expanded) with `options.load`, else in sandbox workers (one per
+ * dataset root, closed once the files are loaded), else in this process with `sandbox: false`;
+ * then appends `options.sets`. Throws {@link RunConfigError} naming every file that could not be
+ * loaded (nothing ran), {@link SandboxUnavailableError} when a sandbox cannot start.
  *
  * @example
  * ```ts ignore
@@ -22,27 +27,38 @@ import type { EvalFileLoader, LoadedEvalSet, RunEvalOptions } from "./run_eval.t
  * const sets = await loadSets({ files: ["evals"], env: {}, cwd: Deno.cwd() });
  * ```
  */
-export async function loadSets(options: RunEvalOptions): Promise<LoadedEvalSet[]> {
-  const load: EvalFileLoader = options.load ?? loadEvalFile;
+export async function loadSets(
+  options: Pick<RunEvalOptions, "files" | "sets" | "load" | "sandbox" | "cwd" | "signal"> & {
+    root?: string | undefined;
+    verbose?: boolean | undefined;
+  },
+): Promise<LoadedEvalSet[]> {
+  const sandboxes = options.load || options.sandbox === false
+    ? undefined
+    : sandboxLoader(options.signal);
+  const load: EvalFileLoader = options.load ?? sandboxes?.load ?? loadEvalFile;
   const sets: LoadedEvalSet[] = [];
   const fileErrors: Diagnostic[] = [];
   const root = options.root === undefined ? undefined : resolve(options.cwd, options.root);
-  for (const path of await expandFolders(options.files ?? [], options.cwd, fileErrors)) {
-    try {
-      sets.push(
-        await load(resolve(options.cwd, path), {
-          ...(root !== undefined ? { root } : {}),
-          verbose: options.verbose ?? false,
-        }),
-      );
-    } catch (e) {
-      if (e instanceof EvalLoadError || (e as { diagnostics?: unknown })?.diagnostics) {
-        fileErrors.push(...(e as EvalLoadError).diagnostics);
-        if ((e as EvalLoadError).diagnostics.length === 0) {
-          fileErrors.push({ severity: "error", file: path, message: (e as Error).message });
-        }
-      } else throw e;
+  try {
+    for (const path of await expandFolders(options.files ?? [], options.cwd, fileErrors)) {
+      try {
+        sets.push(await load(resolve(options.cwd, path), { root, verbose: options.verbose }));
+      } catch (e) {
+        const loadError = e instanceof EvalLoadError ||
+          (!(e instanceof SandboxUnavailableError) &&
+            (e as { diagnostics?: unknown })?.diagnostics);
+        if (!loadError) throw e;
+        const { diagnostics } = e as EvalLoadError;
+        fileErrors.push(
+          ...(diagnostics.length > 0
+            ? diagnostics
+            : [{ severity: "error" as const, file: path, message: (e as Error).message }]),
+        );
+      }
     }
+  } finally {
+    sandboxes?.close();
   }
   if (fileErrors.length > 0) {
     throw new RunConfigError(
@@ -51,6 +67,28 @@ export async function loadSets(options: RunEvalOptions): Promise<LoadedEvalSet[]
     );
   }
   return [...sets, ...(options.sets ?? [])];
+}
+
+/** A loader that loads each file in the sandbox of its dataset root; `close` ends them all. */
+function sandboxLoader(signal: AbortSignal | undefined): { load: EvalFileLoader; close(): void } {
+  const sandboxes = new Map<string, Sandbox>();
+  return {
+    load: async (path, { root, verbose }) => {
+      const fileRoot = await sandboxRoot(path, { root });
+      let sandbox = sandboxes.get(fileRoot);
+      if (!sandbox) sandboxes.set(fileRoot, sandbox = new Sandbox(fileRoot));
+      try {
+        return await sandbox.load(path, { verbose: verbose ?? false, signal });
+      } catch (e) {
+        // The worker could not start with its permissions (they must be the caller's too).
+        if (e instanceof Deno.errors.NotCapable) throw new SandboxUnavailableError(fileRoot, e);
+        throw e;
+      }
+    },
+    close: () => {
+      for (const sandbox of sandboxes.values()) sandbox.close();
+    },
+  };
 }
 
 /**

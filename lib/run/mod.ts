@@ -10,8 +10,9 @@ export {
   runEval,
   type RunEvalOptions,
   type RunEvalResult,
+  type RunSpec,
 } from "./run_eval.ts";
-export { RunConfigError } from "./errors.ts";
+export { RunConfigError, SandboxUnavailableError } from "./errors.ts";
 export {
   type RunPermission,
   type RunPermissionRequest,
@@ -20,3 +21,4 @@ export {
 export { type Shard, shardOf } from "./plan.ts";
 export { type PriorRun, type PriorRunMode, readPriorRun } from "./resume.ts";
 export { cacheKey, type CacheKeyMaterial, canonicalJson, type JsonValue } from "./cache_key.ts";
+export { rejudge, type RejudgeOptions, type RejudgeResult } from "./rejudge.ts";

@@ -2,8 +2,9 @@
  * The run's plan: which (case, trial) pairs of the loaded files run, in which order. Cases are
  * selected by `--filter`, then by `--shard i/n` (a stable hash of dataset + case id, so a case
  * keeps its shard when others are added and every trial of a case lands in the same shard), then
- * expanded into trials (`--trials K`, else the case's `execution.trials`, else 1), and pairs
- * already done (a resumed run) are left out.
+ * the first `--max-cases N` of them are kept, then they are expanded into trials (`--trials K`,
+ * else the case's `execution.trials`, else 1), and pairs already done (a resumed run) are left
+ * out (after `--max-cases`, so a resumed run keeps the cases it had).
  *
  * @module
  */
@@ -38,6 +39,8 @@ export interface PlanOptions {
   shard?: Shard;
   /** Trials of every case, replacing each case's `execution.trials` (`--trials`). */
   trials?: number;
+  /** Run at most this many cases, the first ones in plan order (`--max-cases`). */
+  maxCases?: number;
   /** Whether a pair is already done (resume): such pairs are left out of the plan. */
   done?: (pair: { dataset: string; eval_id: string; trial: number }) => boolean;
 }
@@ -111,12 +114,15 @@ export function planCases(sets: readonly LoadedEvalSet[], options: PlanOptions =
   const cases: PlannedCase[] = [];
   let matched = 0;
   let skippedDone = 0;
+  let selected = 0;
   for (const set of sets) {
     for (const evalCase of set.cases) {
       if (options.filter !== undefined && !matchGlob(options.filter, evalCase.id)) continue;
       matched++;
       const { shard } = options;
       if (shard && shardOf(evalCase.dataset, evalCase.id, shard.count) !== shard.index) continue;
+      if (options.maxCases !== undefined && selected >= options.maxCases) continue;
+      selected++;
       const trials = trialsOf(evalCase, options.trials);
       for (let trial = 0; trial < trials; trial++) {
         if (options.done?.({ dataset: evalCase.dataset, eval_id: evalCase.id, trial })) {

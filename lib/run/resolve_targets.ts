@@ -56,8 +56,8 @@ export interface CaseBinding {
 export interface TargetResolverOptions {
   /** Explicit targets file (absolute) for every eval file. */
   targetsFile?: string;
-  /** Target name for every case. */
-  targetOverride?: string;
+  /** Target name for every case (`--target`). */
+  target?: string;
   /** Judge target name for every case. */
   judgeTarget?: string;
   /** Replace targets and judges by mocks. */
@@ -102,6 +102,12 @@ export interface EvalFileRef {
 export interface TargetResolver {
   /** Binds one case (resolving its target and judge on first use). */
   bind(set: EvalFileRef, evalCase: EvalCase): Promise<CaseBinding>;
+  /**
+   * The judge target `name` of an eval file alone, without its evaluated target (`agentv
+   * calibrate` re-asks judges on stored answers and calls no target). Throws
+   * {@link TargetUnavailableError} when it cannot be used.
+   */
+  judge(set: EvalFileRef, name: string): Promise<JudgeClient>;
   /** Every secret held by a resolved target (to redact from outputs). */
   secrets(): string[];
   /**
@@ -358,9 +364,22 @@ export function createTargetResolver(options: TargetResolverOptions): TargetReso
     });
   }
 
+  // The judge of an eval file, bound once; `failAs` names what a failure blocks.
+  const judgeFor = (set: EvalFileRef, judgeName: string, failAs: [string, string]) => {
+    const judgeKey = `${set.file}\0${set.evalDir}\0${judgeName}`;
+    let j = judges.get(judgeKey);
+    if (!j) {
+      j = bindJudge(set, judgeName).catch((e) => {
+        throw configError(e, ...failAs);
+      });
+      judges.set(judgeKey, j);
+    }
+    return j;
+  };
+
   return {
     async bind(set, evalCase) {
-      const name = options.targetOverride ?? evalCase.execution.target;
+      const name = options.target ?? evalCase.execution.target;
       const key = `${set.file}\0${set.evalDir}\0${name}`;
       let p = bindings.get(key);
       if (!p) {
@@ -379,20 +398,16 @@ export function createTargetResolver(options: TargetResolverOptions): TargetReso
         return { ...base, noJudgeReason: missingJudgeError(name, where).message };
       }
       if (!wantsJudge) return { ...base, noJudgeReason: "" };
-      const judgeKey = `${set.file}\0${set.evalDir}\0${judgeName}`;
-      let j = judges.get(judgeKey);
-      if (!j) {
-        j = bindJudge(set, judgeName).catch((e) => {
-          throw configError(
-            e,
-            name,
-            `Cannot use judge target '${judgeName}' for target '${name}'`,
-          );
-        });
-        judges.set(judgeKey, j);
-      }
-      return { ...base, judge: await j, noJudgeReason: "" };
+      const judge = await judgeFor(set, judgeName, [
+        name,
+        `Cannot use judge target '${judgeName}' for target '${name}'`,
+      ]);
+      return { ...base, judge, noJudgeReason: "" };
     },
+    judge: (set, name) =>
+      dryJudge
+        ? Promise.resolve(dryJudge)
+        : judgeFor(set, name, [name, `Cannot use judge target '${name}' for ${set.file}`]),
     secrets: () => [...secrets],
     targetNeeds: () => [...needSources.values()],
   };

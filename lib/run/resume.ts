@@ -4,11 +4,10 @@
  * `--rerun-failed <results>` / `--retry-errors <results>` (the failed or error pairs of a parent
  * run, into a new results file whose run record names the parent).
  *
- * Both are refused ({@link RunConfigError}, nothing runs) when the eval files are not the run's
- * (a file added or missing, or one whose SHA-256 differs from the record's) or when an option
- * that changes results differs from the record's ({@link RESULT_OPTIONS}; a key an older record
- * lacks is not compared). A rerun may narrow with `--filter` and leaves `--shard` out, since it
- * names its cases.
+ * Both take the options of the earlier run's record, and refuse one given again that would change
+ * the results (`prior_spec.ts`); both are refused ({@link RunConfigError}, nothing runs) when the
+ * eval files are not the run's (a file added or missing, or one whose SHA-256 differs from the
+ * record's).
  *
  * @module
  */
@@ -23,7 +22,7 @@ import {
 import { readRunRecord, RunRecordError, runRecordPath, sha256File } from "../results/run_record.ts";
 import type { Diagnostic } from "../schema/eval_case.ts";
 import type { ResultRow } from "../schema/result.ts";
-import { RESULT_OPTIONS, type RunOptionsRecord, type RunRecord } from "../schema/run_record.ts";
+import type { RunRecord } from "../schema/run_record.ts";
 import { RunConfigError } from "./errors.ts";
 import type { LoadedEvalSet } from "./run_options.ts";
 
@@ -46,12 +45,6 @@ export interface PriorRun {
   /** For `resume`: what was read of its results file (the recorder prepares it from this). */
   file?: ResumeFileContent;
 }
-
-/**
- * The options of the run record compared when a run resumes or reruns (for a rerun `filter` and
- * `shard` are not compared: it names its pairs, and `--filter` may narrow them).
- */
-export { RESULT_OPTIONS };
 
 /**
  * The key of a (dataset, case id, trial) pair.
@@ -98,6 +91,33 @@ export function rerunPairs(
 }
 
 /**
+ * Reads the record of the run a run continues (what {@link readPriorRun} reads first; `agentv run`
+ * needs only its options and eval files before it loads anything). Throws {@link RunConfigError}
+ * when the record cannot be read.
+ *
+ * @example
+ * ```ts ignore
+ * const { record } = await readPriorRecord("out.jsonl", "resume", { cwd: Deno.cwd() });
+ * ```
+ */
+export async function readPriorRecord(
+  resultsPath: string,
+  mode: PriorRunMode,
+  options: { cwd: string },
+): Promise<{ mode: PriorRunMode; resultsPath: string; record: RunRecord }> {
+  const path = resolve(options.cwd, resultsPath);
+  try {
+    return { mode, resultsPath: path, record: await readRunRecord(runRecordPath(path)) };
+  } catch (e) {
+    if (!(e instanceof RunRecordError)) throw e;
+    throw new RunConfigError(e.message, {
+      hint: `--${mode} takes a results file written by agentv run, with its .run.json beside it`,
+      cause: e,
+    });
+  }
+}
+
+/**
  * Reads the run a run continues: its record and the pairs to leave out (`resume`) or to run (a
  * rerun). Throws {@link RunConfigError} when the results file or its record cannot be read.
  *
@@ -113,18 +133,8 @@ export async function readPriorRun(
   mode: PriorRunMode,
   options: { cwd: string },
 ): Promise<PriorRun> {
-  const path = resolve(options.cwd, resultsPath);
+  const { resultsPath: path, record } = await readPriorRecord(resultsPath, mode, options);
   const flag = `--${mode}`;
-  let record: RunRecord;
-  try {
-    record = await readRunRecord(runRecordPath(path));
-  } catch (e) {
-    if (!(e instanceof RunRecordError)) throw e;
-    throw new RunConfigError(e.message, {
-      hint: `${flag} takes a results file written by agentv run, with its .run.json beside it`,
-      cause: e,
-    });
-  }
   let rows: ResultRow[];
   let file: ResumeFileContent | undefined;
   let duplicates: Diagnostic[];
@@ -157,13 +167,14 @@ export async function readPriorRun(
 }
 
 /**
- * Refuses ({@link RunConfigError}) a run that would continue `prior` with other eval files,
- * changed eval files, or other options that change results (see the module doc), or a results
- * file that does not fit the mode (a resume writes into the run's file, a rerun into another).
+ * Refuses ({@link RunConfigError}) a run that would continue `prior` with other eval files or
+ * changed eval files, or a results file that does not fit the mode (a resume writes into the
+ * run's file, a rerun into another). Its options are checked when they are taken from the record
+ * (`specOfPriorRun`).
  */
 export async function checkPriorRun(
   prior: PriorRun,
-  current: { sets: readonly LoadedEvalSet[]; options: RunOptionsRecord; out: string | undefined },
+  current: { sets: readonly LoadedEvalSet[]; out: string | undefined },
 ): Promise<void> {
   const flag = `--${prior.mode}`;
   const id = prior.record.run_id;
@@ -203,27 +214,6 @@ export async function checkPriorRun(
         { hint: "restore the file as it was, or start a new run without " + flag },
       );
     }
-  }
-  const old = prior.record.options as unknown as Record<string, unknown>;
-  const now = current.options as unknown as Record<string, unknown>;
-  const differ: string[] = [];
-  for (const { key, flag: option } of RESULT_OPTIONS) {
-    if (prior.mode !== "resume" && (key === "filter" || key === "shard")) continue;
-    // A key an older record lacks is not compared.
-    if (!(key in old)) continue;
-    const was = JSON.stringify(old[key] ?? null);
-    const is = JSON.stringify(now[key] ?? null);
-    if (was !== is) differ.push(`${option} is ${is} (run ${id} had ${was})`);
-  }
-  if (differ.length > 0) {
-    throw new RunConfigError(
-      `${flag}: options that change results differ from the run's: ${differ.join("; ")}`,
-      {
-        hint: `pass the options of run ${id} (see ${
-          runRecordPath(prior.resultsPath)
-        }), or start a new run`,
-      },
-    );
   }
 }
 

@@ -1,21 +1,22 @@
 /**
- * The options of `runEval` (`run_eval.ts`) and what it returns: the files to run, how cases are
- * selected (filter, shard, trials, a resumed run), targets and judges, concurrency and timeouts,
- * the cache and the budget, and where results go.
+ * The argument of `runEval` (`run_eval.ts`) and what it returns: the run options
+ * ({@link RunSpec}, declared in `lib/schema/run_spec.ts`, the `agentv run` flags) plus what only
+ * a running process has: the environment, the working directory, the files or loaded sets, the
+ * earlier run, the clock, `fetch`, the signal and the event listener.
  *
  * @module
  */
-import type { TrialsGate } from "../results/trials.ts";
 import type { RunSummary } from "../results/summary.ts";
 import type { RunEvent } from "../results/events.ts";
-import type { CacheMode, RunConfigSettings } from "../schema/config.ts";
+import type { RunConfigSettings } from "../schema/config.ts";
 import type { Diagnostic, EvalCase } from "../schema/eval_case.ts";
 import type { ResultRow } from "../schema/result.ts";
-import type { Shard } from "./plan.ts";
+import type { RunSpec } from "../schema/run_spec.ts";
 import type { PriorRun } from "./resume.ts";
 import type { RunPermission } from "./run_permission.ts";
 import type { DatasetCommand, SourceHash } from "../dataset/dataset_commands.ts";
-import type { SandboxMode } from "../schema/sandbox.ts";
+
+export type { RunSpec };
 
 /** An eval file already loaded (the shape of `loadEvalFile` / `sandboxedLoad`). */
 export interface LoadedEvalSet {
@@ -46,8 +47,15 @@ export type EvalFileLoader = (
   options: { root?: string; verbose?: boolean },
 ) => Promise<LoadedEvalSet>;
 
-/** Options of {@link runEval}. */
-export interface RunEvalOptions {
+/**
+ * The argument of {@link runEval}: the run options ({@link RunSpec}: `target`, `targetsFile`,
+ * `judgeTarget`, `workers`, `timeoutMs`, `filter`, `shard`, `trials`, `trialsGate`, `budgetUsd`,
+ * `cache`, `replay`, `cacheDir`, `out`, `threshold`, `dryRun`, `keepWorkspaces`, `root`, ...,
+ * each named as the run record names it; see the README's table of `agentv run` options), each
+ * settled by the one precedence rule (given, else the user's config narrowed by the datasets'
+ * configs, else the default), plus what only a running process has.
+ */
+export interface RunEvalOptions extends Omit<RunSpec, "allowRun"> {
   /**
    * Eval files and folders to load (absolute, or relative to `cwd`); a folder is searched
    * recursively for eval files as `agentv run` searches it (sidecars, result files, dot folders
@@ -56,65 +64,25 @@ export interface RunEvalOptions {
   files?: string[];
   /** Eval files already loaded (run after `files`). */
   sets?: LoadedEvalSet[];
-  /** Dataset root override for loading and target discovery (default: found per file). */
-  root?: string;
-  /** Loader for `files` (default `loadEvalFile`). */
+  /**
+   * Load `files` in the sandbox `agentv run` uses (default `true`): a worker per dataset root that
+   * may read the root and nothing else (no writes, network, processes or environment), which
+   * needs `--unstable-worker-options` (or `"unstable": ["worker-options"]` in `deno.json`) and
+   * the permissions it is given. `false` loads them in this process, with the loader's own checks
+   * only.
+   */
+  sandbox?: boolean;
+  /** Loader for `files`, instead of the sandbox (the caller's own: `sandbox` does not apply). */
   load?: EvalFileLoader;
-  /** Target name used for every case instead of its `execution.target`. */
-  targetOverride?: string;
-  /** Targets file used for every eval file instead of the discovered `.agentv/targets.yaml`. */
-  targetsFile?: string;
-  /** Judge target for every case instead of the evaluated target's `judge_target`. */
-  judgeTarget?: string;
-  /** Cases run at once across all files (default 4). */
-  workers?: number;
-  /** Timeout of each target call attempt and of each evaluator, in ms (default 120000). */
-  timeoutMs?: number;
-  /** Glob on case ids (`*`, `**`, `?`, `{a,b}`, `[...]`); other cases are not run. */
-  filter?: string;
-  /** Run only this shard of the selected cases (`--shard i/n`; see `lib/run/plan.ts`). */
-  shard?: Shard;
-  /** Trials of every case, replacing each case's `execution.trials` (`--trials K`). */
-  trials?: number;
-  /** How a case's trials make its verdict in the summary (`--trials-gate`; default `mean`). */
-  trialsGate?: TrialsGate;
-  /**
-   * Spend cap in USD of target and judge calls (`--budget-usd`; default the smallest
-   * `budget_usd` of the files' `.agentv/config.yaml`, else none); see `lib/run/budget.ts`.
-   */
-  budgetUsd?: number;
-  /**
-   * Response cache mode (`--cache`). Default: the `cache:` of the user's config
-   * (`$XDG_CONFIG_HOME/agentv/config.yaml`, else `$HOME/.config/agentv/config.yaml`, found
-   * through `env`), else `off`, narrowed by the `cache:` of the files' `.agentv/config.yaml` (a
-   * dataset can only restrict the cache). Entries are signed with `AGENTV_CACHE_KEY` from `env`,
-   * else the user's key file beside that config. See `lib/run/run_cache.ts`.
-   */
-  cache?: CacheMode;
-  /** Answer every call from the cache; a miss is an error row saying why (`--replay`). */
-  replay?: boolean;
-  /** Cache folder (`--cache-dir`; default the config's `cache_dir`, else `<root>/.agentv/cache`). */
-  cacheDir?: string;
   /** Pairs already done (a resumed run): left out of the run. */
   done?: (pair: { dataset: string; eval_id: string; trial: number }) => boolean;
   /**
    * The run this one resumes into `out` (`--resume`) or reruns pairs of (`--rerun-failed`,
-   * `--retry-errors`), from `readPriorRun` (`lib/run/resume.ts`): checked before anything
-   * runs; its pairs replace `done`.
+   * `--retry-errors`), from `readPriorRun` (`lib/run/resume.ts`): its record gives every
+   * option not given here (a given one that would change the results is refused), its eval
+   * files are checked before anything runs, and its pairs replace `done`.
    */
   prior?: PriorRun;
-  /**
-   * Results file (JSONL, truncated first; appended to when `prior` resumes it), with its run
-   * record `<out>.run.json` beside it; no file is written when absent.
-   */
-  out?: string;
-  /** The CI gate's `--threshold`: not applied here, recorded in the run record's options. */
-  threshold?: number;
-  /**
-   * Replace every target and the judge by mocks (no network, no process); code judges are
-   * skipped (`status: "skipped"` results that do not count). Rows get `dry_run: true`.
-   */
-  dryRun?: boolean;
   /**
    * Whether what a dataset root asks consent for may happen: the commands it defines (script
    * code judges and code aggregators, and `cli` targets, command healthchecks and agent targets
@@ -138,26 +106,13 @@ export interface RunEvalOptions {
   fetch?: typeof fetch;
   /** Clock in ms used for every duration and timestamp (default `Date.now`). */
   now?: () => number;
-  /** Loader verbosity (e.g. a missing JSONL sidecar warning). */
-  verbose?: boolean;
   /**
    * Keep every row in memory and return it (default true). The CLI turns this off: rows are in
    * the results file and the summary is built as they finish, so memory stays flat.
    */
   keepRows?: boolean;
-  /**
-   * Keep each case's workspace under `<root>/.agentv/workspaces/<run_id>/<case>` instead of
-   * deleting it after the case (`--keep-workspaces`; default false).
-   */
-  keepWorkspaces?: boolean;
   /** Folder holding the run's temporary workspaces (default the OS temp folder). */
   workspaceTempDir?: string;
-  /**
-   * The sandbox of every command the run starts for a case (`--sandbox`): replaces the `sandbox`
-   * setting of agent and `cli` targets, script code judges and code aggregators. Default: each
-   * one's own setting (agent targets `bubblewrap` when `bwrap` is installed, the rest `none`).
-   */
-  sandbox?: SandboxMode;
 }
 
 /** What {@link runEval} returns. */

@@ -11,12 +11,13 @@
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { isInside } from "../fs/resolve.ts";
 import type { EvalCase } from "../schema/eval_case.ts";
+import { AGENT_PROVIDERS } from "../schema/targets.ts";
 import type { WorkspaceChanges } from "../schema/workspace.ts";
 import type { Target } from "../targets/types.ts";
 import { diffWorkspace, snapshotWorkspace, type WorkspaceSnapshot } from "./workspace_diff.ts";
 
 /** Providers whose cases always run in a workspace (an empty one without a template). */
-export const WORKSPACE_PROVIDERS: ReadonlySet<string> = new Set(["claude-code", "codex"]);
+export const WORKSPACE_PROVIDERS: ReadonlySet<string> = new Set(AGENT_PROVIDERS);
 
 /** Prefix of a run's temp folder: `agentv-ws-<pid>-<random>`. */
 const TEMP_PREFIX = "agentv-ws-";

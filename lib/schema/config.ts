@@ -8,13 +8,6 @@
  */
 import { z } from "zod";
 
-/** Guideline patterns used when no config sets `guideline_patterns`. */
-export const DEFAULT_GUIDELINE_PATTERNS: readonly string[] = [
-  "**/*.instructions.md",
-  "**/*.prompt.md",
-  "**/SKILL.md",
-];
-
 /** How a run uses the response cache: `off`, `read`, `write` or `readwrite`. */
 export type CacheMode = "off" | "read" | "write" | "readwrite";
 
@@ -22,6 +15,30 @@ export type CacheMode = "off" | "read" | "write" | "readwrite";
 export const CacheModeSchema: z.ZodType<CacheMode> = z.enum(["off", "read", "write", "readwrite"], {
   error: "cache must be one of off, read, write, readwrite",
 });
+
+/** What each cache mode allows: [read, write]. */
+const ALLOWS: Record<CacheMode, [read: boolean, write: boolean]> = {
+  off: [false, false],
+  read: [true, false],
+  write: [false, true],
+  readwrite: [true, true],
+};
+
+/**
+ * The cache mode allowing what both `a` and `b` allow (how a dataset's `cache:` narrows the mode:
+ * it can only restrict).
+ *
+ * @example
+ * ```ts
+ * import { narrowCacheMode } from "./config.ts";
+ * narrowCacheMode("readwrite", "read"); // "read"
+ * narrowCacheMode("off", "readwrite"); // "off"
+ * ```
+ */
+export function narrowCacheMode(a: CacheMode, b: CacheMode): CacheMode {
+  const [read, write] = [0, 1].map((i) => ALLOWS[a][i] && ALLOWS[b][i]);
+  return read ? (write ? "readwrite" : "read") : write ? "write" : "off";
+}
 
 /** The settings of a config file that apply to a whole run (`agentv run`). */
 export interface RunConfigSettings {

@@ -30,32 +30,17 @@ import {
 import { FileChangesSchema } from "./file_changes.ts";
 import { sandboxShape } from "./sandbox.ts";
 import type { Assert, Same } from "./_type_check.ts";
-import type {
-  Aggregator,
-  CompositeConfig,
-  EvaluatorConfig,
-  EvaluatorType,
+import {
+  type Aggregator,
+  type CompositeConfig,
+  EVALUATOR_TYPES,
+  type EvaluatorConfig,
+  type EvaluatorType,
 } from "./evaluator_types.ts";
 export type { EvaluatorType } from "./evaluator_types.ts";
 
-/** Every evaluator type agentv knows. */
-export const EVALUATOR_TYPES = [
-  "llm_judge",
-  "rubric",
-  "code_judge",
-  "composite",
-  "tool_trajectory",
-  "field_accuracy",
-  "latency",
-  "cost",
-  "token_usage",
-  "equals",
-  "contains",
-  "regex",
-  "is_json",
-  "json_schema",
-  "file_changes",
-] as const;
+/** Every evaluator type agentv knows (declared in `evaluator_types.ts`, which needs no zod). */
+export { EVALUATOR_TYPES };
 
 export { WeightSchema } from "./evaluator_common.ts";
 export {

@@ -10,6 +10,28 @@ import type { ExpectedFileChange } from "./file_changes.ts";
 import type { SandboxSettings } from "./sandbox.ts";
 export type { ExpectedFileChange, FileChangeKind } from "./file_changes.ts";
 
+/**
+ * Every evaluator type agentv knows (a plain list, so the loader's zod-free fast path can name them
+ * too; `evaluator.ts` re-exports it and builds the union over it).
+ */
+export const EVALUATOR_TYPES = [
+  "llm_judge",
+  "rubric",
+  "code_judge",
+  "composite",
+  "tool_trajectory",
+  "field_accuracy",
+  "latency",
+  "cost",
+  "token_usage",
+  "equals",
+  "contains",
+  "regex",
+  "is_json",
+  "json_schema",
+  "file_changes",
+] as const;
+
 /** Every evaluator type agentv knows. */
 export type EvaluatorType =
   | "llm_judge"

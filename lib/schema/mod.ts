@@ -71,3 +71,12 @@ export {
 } from "./evaluator_types.ts";
 export { type WorkspaceChanges } from "./workspace.ts";
 export { type Label, LabelSchema } from "./label.ts";
+export {
+  type CalibratedPassRate,
+  CalibratedPassRateSchema,
+  type CalibrationFile,
+  CalibrationFileSchema,
+  type ConfusionCounts,
+  type JudgePromptHashes,
+  type SavedCalibration,
+} from "./calibration.ts";

@@ -9,27 +9,17 @@
 import { z } from "zod";
 import type { Assert, Same } from "./_type_check.ts";
 import { type RunSummary, RunSummarySchema } from "./run_summary.ts";
-import { TrialsGateSchema } from "./trials.ts";
+import { type RunOptionsRecord, RunOptionsRecordSchema } from "./run_spec_record.ts";
 
 /** Version of the run record format (`schema_version`). */
 export const RUN_RECORD_VERSION = 1;
 
-/**
- * The options of a run record that change its results, with the flag that sets each: a resumed
- * run, a rerun and the shards of a merge must agree on them (a key an older record lacks is not
- * compared). Concurrency, timeouts, the cache and the budget change how a run goes, not its
- * scores.
- */
-export const RESULT_OPTIONS: readonly { key: keyof RunOptionsRecord; flag: string }[] = [
-  { key: "target", flag: "--target" },
-  { key: "targets_file", flag: "--targets" },
-  { key: "judge_target", flag: "--judge-target" },
-  { key: "filter", flag: "--filter" },
-  { key: "dry_run", flag: "--dry-run" },
-  { key: "trials", flag: "--trials" },
-  { key: "trials_gate", flag: "--trials-gate" },
-  { key: "shard", flag: "--shard" },
-];
+/** The recorded options of a run and those that change its results (declared in `run_spec.ts`). */
+export {
+  RESULT_OPTIONS,
+  type RunOptionsRecord,
+  RunOptionsRecordSchema,
+} from "./run_spec_record.ts";
 
 /** The end-of-run summary and its parts (defined in `run_summary.ts`). */
 export {
@@ -44,59 +34,6 @@ export {
   type SummaryError,
   type SummaryFailure,
 } from "./run_summary.ts";
-
-/** The options of a run that affect its results (no secrets, no environment). */
-export interface RunOptionsRecord {
-  /** `--target`: the target used for every case, or `null`. */
-  target: string | null;
-  /** `--targets`: the targets file used for every eval file, or `null` (discovered). */
-  targets_file: string | null;
-  /** `--judge-target`, or `null` (each target's `judge_target`). */
-  judge_target: string | null;
-  /** `--filter` glob on case ids, or `null`. */
-  filter: string | null;
-  /** `--workers`. */
-  workers: number;
-  /** `--timeout`, in ms. */
-  timeout_ms: number;
-  /** `--dry-run`. */
-  dry_run: boolean;
-  /** `--threshold`, or `null`. */
-  threshold: number | null;
-  /** `--root`, or `null` (found per eval file). */
-  root: string | null;
-  /** `--shard i/n`: the shard this run ran (index from 0), or `null` (every case); absent in older records. */
-  shard?: { index: number; count: number } | null;
-  /** `--trials` (replacing each case's `execution.trials`), or `null`; absent in older records. */
-  trials?: number | null;
-  /** `--trials-gate` (`mean`, `any`, `all` or `rate:X`); absent in older records. */
-  trials_gate?: string;
-  /** `--budget-usd` (or `budget_usd` of the config), or `null`; absent in older records. */
-  budget_usd?: number | null;
-  /** Response cache mode (`--cache`, or the user config's `cache:` as datasets narrow it; `read` under `--replay`); absent when off. */
-  cache?: "read" | "write" | "readwrite";
-  /** `--replay`: every call answered from the cache; absent when the cache was off. */
-  replay?: boolean;
-}
-
-/** The options of a run that affect its results. */
-export const RunOptionsRecordSchema = z.object({
-  target: z.string().nullable(),
-  targets_file: z.string().nullable(),
-  judge_target: z.string().nullable(),
-  filter: z.string().nullable(),
-  workers: z.number(),
-  timeout_ms: z.number(),
-  dry_run: z.boolean(),
-  threshold: z.number().nullable(),
-  root: z.string().nullable(),
-  shard: z.object({ index: z.number(), count: z.number() }).nullable().optional(),
-  trials: z.number().nullable().optional(),
-  trials_gate: TrialsGateSchema.optional(),
-  budget_usd: z.number().nullable().optional(),
-  cache: z.enum(["read", "write", "readwrite"]).optional(),
-  replay: z.boolean().optional(),
-});
 
 /** A target the run used (as defined in its targets file; secrets are never recorded). */
 export interface RunTargetRecord {
@@ -296,7 +233,6 @@ export function parseRunRecord(
 
 // The explicit types must say exactly what the schemas produce.
 type _Checks = [
-  Assert<Same<RunOptionsRecord, z.output<typeof RunOptionsRecordSchema>>>,
   Assert<Same<RunTargetRecord, z.output<typeof RunTargetRecordSchema>>>,
   Assert<Same<DatasetFileRecord, z.output<typeof DatasetFileRecordSchema>>>,
   Assert<Same<ResumedSession, z.output<typeof ResumedSessionSchema>>>,

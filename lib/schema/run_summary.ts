@@ -1,7 +1,7 @@
 /**
  * The end-of-run summary (the `--json` output of `agentv run`, and `summary` in the run record
  * `<results>.run.json`): counts, scores, verdicts, the slowest cases, per-evaluator means, usage
- * and cost, and the sections of trials, budget and cache when a run used them.
+ * and cost, and the sections of trials, budget, cache and judge calibration when a run used them.
  *
  * @module
  */
@@ -9,6 +9,7 @@ import { z } from "zod";
 import { type Diagnostic, DiagnosticSchema } from "./eval_case.ts";
 import type { Assert, Same } from "./_type_check.ts";
 import { type TrialsSummary, TrialsSummarySchema } from "./trials.ts";
+import { type CalibratedPassRate, CalibratedPassRateSchema } from "./calibration.ts";
 
 /** One error row, as listed in the summary. */
 export interface SummaryError {
@@ -122,6 +123,11 @@ export interface RunSummary {
   budget?: BudgetSummary;
   /** Response cache counters, when the cache was on (`--cache`, `--replay`). */
   cache?: CacheSummary;
+  /**
+   * The pass rate corrected for the judge's measured error, when a calibration of the run's judge
+   * is saved (`agentv calibrate --save`), with the warnings of a judge that changed since.
+   */
+  calibration?: CalibratedPassRate;
   /** Wall time of the run in ms. */
   duration_ms: number;
 }
@@ -253,6 +259,7 @@ export const RunSummarySchema = z.object({
     writes: z.number(),
     rejected: z.number().optional(),
   }).optional(),
+  calibration: CalibratedPassRateSchema.optional(),
   duration_ms: z.number(),
 });
 

@@ -15,10 +15,17 @@
  */
 import { z } from "zod";
 import type { Assert, Same } from "./_type_check.ts";
+import type { Parsed } from "./run_option.ts";
+import { suggest } from "../text/suggest.ts";
 
-/** A kind of sandbox (`sandbox:`). */
+/** A kind of sandbox (`sandbox:`, `--sandbox`). */
 export type SandboxMode = "none" | "bubblewrap" | "docker";
-const SANDBOX_MODES = ["none", "bubblewrap", "docker"] as const;
+/** Every kind of sandbox. */
+export const SANDBOX_MODES: readonly ["none", "bubblewrap", "docker"] = [
+  "none",
+  "bubblewrap",
+  "docker",
+];
 
 /** What a sandboxed process may reach (`network:`). */
 export type NetworkMode = "model-only" | "none" | "host";
@@ -45,7 +52,6 @@ const paths = (what: string) =>
  * @example
  * ```ts
  * import { z } from "zod";
-import type { Assert, Same } from "./_type_check.ts";
  * import { sandboxShape } from "./sandbox.ts";
  * const schema = z.object(sandboxShape());
  * schema.parse({ sandbox: "bubblewrap", allow_hosts: ["registry.npmjs.org:443"] });
@@ -93,6 +99,31 @@ export interface SandboxSettings {
   image?: string;
   /** Where a `docker` sandbox mounts the workspace and starts (default: the host's path). */
   workdir?: string;
+}
+
+/**
+ * The text of `agentv run --sandbox`: a kind of sandbox (case-insensitive), with "did you mean"
+ * otherwise (`bwrap` is bubblewrap's command).
+ *
+ * @example
+ * ```ts
+ * import { sandboxModeText } from "./sandbox.ts";
+ * sandboxModeText("Bubblewrap"); // { ok: true, value: "bubblewrap" }
+ * sandboxModeText("bwrap").ok; // false: "... got 'bwrap'; did you mean 'bubblewrap'?"
+ * ```
+ */
+export function sandboxModeText(text: string): Parsed<SandboxMode> {
+  const word = text.trim().toLowerCase();
+  const found = SANDBOX_MODES.find((k) => k === word);
+  if (found !== undefined) return { ok: true, value: found };
+  const guess = suggest(word, SANDBOX_MODES) ?? (word === "bwrap" ? "bubblewrap" : undefined);
+  return {
+    ok: false,
+    message: `--sandbox must be none, bubblewrap or docker, got '${text}'${
+      guess !== undefined ? `; did you mean '${guess}'?` : ""
+    }`,
+    hint: "e.g. --sandbox bubblewrap (agent targets use it by default when bwrap is installed)",
+  };
 }
 
 /** The keys of {@link sandboxShape}. */

@@ -16,7 +16,32 @@ export const RUNNABLE_PROVIDERS = [
   "mock",
   "codex",
   "claude-code",
+  "gemini-cli",
+  "qwen-code",
+  "copilot-cli",
+  "opencode",
 ] as const;
+
+/**
+ * Providers that run a coding agent's CLI in the case's workspace: each case gets a workspace (an
+ * empty one without a template), a log of the agent's stream, and no retries by default.
+ */
+export const AGENT_PROVIDERS = [
+  "claude-code",
+  "codex",
+  "gemini-cli",
+  "qwen-code",
+  "copilot-cli",
+  "opencode",
+] as const satisfies readonly RunnableProvider[];
+
+/** An agent CLI provider kind. */
+export type AgentProvider = typeof AGENT_PROVIDERS[number];
+
+/** Whether `kind` runs an agent CLI (see {@link AGENT_PROVIDERS}). */
+export function isAgentProvider(kind: string): kind is AgentProvider {
+  return (AGENT_PROVIDERS as readonly string[]).includes(kind);
+}
 
 /** Providers of the original tool that agentv knows but cannot run (validation passes). */
 export const UNSUPPORTED_PROVIDERS = [
@@ -40,6 +65,8 @@ export const PROVIDER_ALIASES: Readonly<Record<string, ProviderKind>> = {
   google: "gemini",
   "google-gemini": "gemini",
   "codex-cli": "codex",
+  qwen: "qwen-code",
+  copilot: "copilot-cli",
   pi: "pi-coding-agent",
 };
 
@@ -99,4 +126,8 @@ export const SETTING_ALIASES: Readonly<Record<RunnableProvider, Record<string, s
   mock: {},
   codex: { command: "executable", binary: "executable", arguments: "args" },
   "claude-code": { command: "executable", binary: "executable", arguments: "args" },
+  "gemini-cli": { command: "executable", binary: "executable", arguments: "args" },
+  "qwen-code": { command: "executable", binary: "executable", arguments: "args" },
+  "copilot-cli": { command: "executable", binary: "executable", arguments: "args" },
+  opencode: { command: "executable", binary: "executable", arguments: "args" },
 };

@@ -1,7 +1,8 @@
 /**
  * Settings schemas of runnable providers, one per provider family: the keys every target takes,
  * the HTTP model providers (`openai`, `azure`, `anthropic`, `gemini`), the `cli` provider, the
- * agent CLIs (`codex`, `claude-code`) and `mock`. {@link targetSettingsSchema} builds a provider's
+ * agent CLIs (`codex`, `claude-code`, `gemini-cli`, `qwen-code`, `copilot-cli`, `opencode`) and
+ * `mock`. {@link targetSettingsSchema} builds a provider's
  * schema on its first use only; the resolved settings types are derived from the schemas.
  *
  * @module
@@ -84,9 +85,10 @@ function httpShape(mode: SchemaMode) {
 }
 
 /**
- * Settings of agent CLI targets (`codex`, `claude-code`): the executable, model, the model
- * endpoint (`base_url`, handed to each CLI its own way), extra arguments, a system prompt, the
- * time limit, the environment names passed through and the sandbox (`sandbox.ts`).
+ * Settings of agent CLI targets (`codex`, `claude-code`, `gemini-cli`, `qwen-code`,
+ * `copilot-cli`, `opencode`): the executable, model, the model endpoint (`base_url`, handed to
+ * each CLI its own way), extra arguments, a system prompt, the time limit, the environment names
+ * passed through and the sandbox (`sandbox.ts`).
  */
 function agentShape(mode: SchemaMode) {
   return {
@@ -185,6 +187,10 @@ function providerShapes(mode: SchemaMode) {
         error: "allowed_tools must be a list of tool names, e.g. [Bash, Edit, Read]",
       }).optional(),
     }),
+    "gemini-cli": () => ({ ...common(), ...agentShape(mode) }),
+    "qwen-code": () => ({ ...common(), ...agentShape(mode) }),
+    "copilot-cli": () => ({ ...common(), ...agentShape(mode) }),
+    opencode: () => ({ ...common(), ...agentShape(mode) }),
     mock: () => ({
       ...common(),
       response: z.union([z.string(), z.record(z.string(), z.unknown()), z.array(z.unknown())], {
@@ -233,6 +239,10 @@ function objectSchemas(mode: SchemaMode) {
     mock: z.looseObject(shapes.mock()),
     codex: z.looseObject(shapes.codex()),
     "claude-code": z.looseObject(shapes["claude-code"]()),
+    "gemini-cli": z.looseObject(shapes["gemini-cli"]()),
+    "qwen-code": z.looseObject(shapes["qwen-code"]()),
+    "copilot-cli": z.looseObject(shapes["copilot-cli"]()),
+    opencode: z.looseObject(shapes.opencode()),
   };
 }
 
@@ -252,6 +262,14 @@ export type MockSettings = z.output<ProviderSchemas["mock"]>;
 export type CodexSettings = z.output<ProviderSchemas["codex"]>;
 /** Settings of a `claude-code` target, resolved. */
 export type ClaudeCodeSettings = z.output<ProviderSchemas["claude-code"]>;
+/** Settings of a `gemini-cli` target, resolved. */
+export type GeminiCliSettings = z.output<ProviderSchemas["gemini-cli"]>;
+/** Settings of a `qwen-code` target, resolved. */
+export type QwenCodeSettings = z.output<ProviderSchemas["qwen-code"]>;
+/** Settings of a `copilot-cli` target, resolved. */
+export type CopilotCliSettings = z.output<ProviderSchemas["copilot-cli"]>;
+/** Settings of an `opencode` target, resolved. */
+export type OpencodeSettings = z.output<ProviderSchemas["opencode"]>;
 /** A CLI healthcheck. */
 export type CliHealthcheck = NonNullable<CliSettings["healthcheck"]>;
 
@@ -273,6 +291,14 @@ export interface ProviderSettingsMap {
   codex: CodexSettings;
   /** `claude-code` */
   "claude-code": ClaudeCodeSettings;
+  /** `gemini-cli` */
+  "gemini-cli": GeminiCliSettings;
+  /** `qwen-code` */
+  "qwen-code": QwenCodeSettings;
+  /** `copilot-cli` */
+  "copilot-cli": CopilotCliSettings;
+  /** `opencode` */
+  opencode: OpencodeSettings;
 }
 
 /** Result of checking one target definition: typed settings, by provider. */

@@ -14,7 +14,9 @@
 import { z } from "zod";
 
 export {
+  AGENT_PROVIDERS,
   canonicalProvider,
+  isAgentProvider,
   isRunnableProvider,
   KNOWN_PROVIDER_NAMES,
   PROVIDER_ALIASES,
@@ -23,7 +25,7 @@ export {
   UNSUPPORTED_PROVIDERS,
   UNSUPPORTED_SETTINGS,
 } from "./target_providers.ts";
-export type { ProviderKind, RunnableProvider } from "./target_providers.ts";
+export type { AgentProvider, ProviderKind, RunnableProvider } from "./target_providers.ts";
 export { WHOLE_ENV_REF } from "./target_setting_values.ts";
 export type { SchemaMode } from "./target_setting_values.ts";
 export { CLI_PLACEHOLDERS, COMMON_SETTINGS, targetSettingsSchema } from "./target_settings.ts";
@@ -34,11 +36,15 @@ export type {
   CliHealthcheck,
   CliSettings,
   CodexSettings,
+  CopilotCliSettings,
+  GeminiCliSettings,
   GeminiSettings,
   MockSettings,
   OpenAISettings,
+  OpencodeSettings,
   ParsedTargetSettings,
   ProviderSettingsMap,
+  QwenCodeSettings,
 } from "./target_settings.ts";
 
 /** One entry of `targets:` as written: settings sit beside the common keys, unresolved. */

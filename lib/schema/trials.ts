@@ -23,6 +23,38 @@ export const TrialsGateSchema = z.string().regex(TRIALS_GATE_PATTERN, {
   error: "expected mean, any, all or rate:X with X from 0 to 1",
 });
 
+/**
+ * Parses a `--trials-gate` value: the gate, or why the text is not one.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { parseTrialsGate } from "./trials.ts";
+ * assert.deepEqual(parseTrialsGate("rate:0.75"), { ok: true, gate: "rate:0.75" });
+ * assert.equal(parseTrialsGate("rate:2").ok, false);
+ * ```
+ */
+export function parseTrialsGate(
+  text: string,
+): { ok: true; gate: TrialsGate } | { ok: false; error: string } {
+  if (text === "mean" || text === "any" || text === "all") return { ok: true, gate: text };
+  if (text.startsWith("rate:")) {
+    const raw = text.slice("rate:".length);
+    const rate = Number(raw);
+    if (raw.trim() === "" || !Number.isFinite(rate) || rate < 0 || rate > 1) {
+      return {
+        ok: false,
+        error: `the rate in '${text}' must be a number from 0 to 1, e.g. rate:0.8`,
+      };
+    }
+    const gate = `rate:${rate}` as const;
+    return TRIALS_GATE_PATTERN.test(gate)
+      ? { ok: true, gate }
+      : { ok: false, error: `the rate in '${text}' must be a plain decimal, e.g. rate:0.8` };
+  }
+  return { ok: false, error: `'${text}' is not a trials gate; expected mean, any, all or rate:X` };
+}
+
 /** Statistics of one case over its trials. */
 export interface TrialCaseStats {
   /** Case id. */

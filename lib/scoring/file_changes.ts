@@ -150,7 +150,8 @@ export async function evaluateFileChanges(
     return errorOutcome(
       config.name,
       "the case ran without a workspace, so there are no file changes to check; give its target " +
-        "or case a `workspace_template` (or use an agent target: claude-code, codex)",
+        "or case a `workspace_template` (or use an agent target: claude-code, codex, gemini-cli, " +
+        "qwen-code, copilot-cli, opencode)",
     );
   }
   for (const item of config.expected) {

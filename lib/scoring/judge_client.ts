@@ -9,7 +9,7 @@ import type { OutputMessage } from "../schema/result.ts";
 import { redactText, redactValue } from "../text/redact.ts";
 import { invokeWithRetry } from "../targets/retry.ts";
 import type { Target, TargetRequest } from "../targets/types.ts";
-import type { JudgeClient, JudgeReply, JudgeRequest } from "./types.ts";
+import type { JudgeCallOf, JudgeClient, JudgeReply, JudgeRequest } from "./types.ts";
 
 /** Options of {@link createJudgeClient}. */
 export interface JudgeClientOptions {
@@ -70,7 +70,7 @@ export function createJudgeClient(target: Target, options: JudgeClientOptions): 
 function judgeClientFor(
   target: Target,
   options: JudgeClientOptions,
-  of: { dataset: string; eval_id: string; trial: number } | undefined,
+  of: JudgeCallOf | undefined,
 ): JudgeClient {
   return {
     target: target.name,
@@ -102,7 +102,11 @@ function judgeClientFor(
           evalDir: options.evalDir ?? ".",
           ...(Object.keys(overrides).length > 0 ? { overrides } : {}),
           ...(of !== undefined
-            ? { trial: of.trial, judgeOf: { dataset: of.dataset, eval_id: of.eval_id } }
+            ? {
+              trial: of.trial,
+              judgeOf: { dataset: of.dataset, eval_id: of.eval_id },
+              ...(of.variant !== undefined ? { variant: of.variant } : {}),
+            }
             : {}),
         }, {
           timeoutMs: options.timeoutMs,

@@ -26,9 +26,11 @@ import type { ModuleJudgeResponse } from "./module_judge_worker.ts";
 export const DEFAULT_MAX_MEMORY_MB = 512;
 /**
  * What a host needs of its data segment before the judge allocates anything: measured at
- * ~1,090 MB (V8 reserves ~536 MB per isolate), with margin.
+ * ~1,090 MB (V8 reserves ~536 MB per isolate), plus the stacks of the threads Deno starts on
+ * demand (more on a loaded machine: with 1,536 MB a busy test run once saw "unable to create
+ * worker threads" at start-up), with margin.
  */
-export const DATA_HEADROOM_MB = 1536;
+export const DATA_HEADROOM_MB = 3072;
 
 const REPLY_CAP = 8 * 1024 * 1024;
 const STDERR_CAP = 64 * 1024;

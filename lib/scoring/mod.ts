@@ -16,8 +16,10 @@ export {
   type EvaluationContext,
   type EvaluatorFn,
   type EvaluatorOutcome,
+  type JudgeCallOf,
   type JudgeClient,
   type JudgeHosts,
   type JudgeReply,
   type JudgeRequest,
 } from "./types.ts";
+export { type CaseInSet, judgePromptHashes } from "./judge_prompt_hashes.ts";

@@ -32,6 +32,18 @@ export interface JudgeReply {
   cost_usd?: number;
 }
 
+/** What a judge call grades: the case and trial, and which re-ask it is (`agentv calibrate`). */
+export interface JudgeCallOf {
+  /** Dataset of the graded case. */
+  dataset: string;
+  /** Id of the graded case. */
+  eval_id: string;
+  /** Trial of the graded case. */
+  trial: number;
+  /** The re-ask (`repeat 2`, `order 3`) of `agentv calibrate`; absent in a run. */
+  variant?: string;
+}
+
 /** Calls the judge target (through the runner's retry, timeout and redaction machinery). */
 export interface JudgeClient {
   /** Name of the judge target. */
@@ -42,7 +54,7 @@ export interface JudgeClient {
    * The same judge, its calls labelled with the case and trial they grade (the response cache
    * names them); present only when something uses the label.
    */
-  forCase?(of: { dataset: string; eval_id: string; trial: number }): JudgeClient;
+  forCase?(of: JudgeCallOf): JudgeClient;
 }
 
 /**

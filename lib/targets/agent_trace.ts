@@ -73,6 +73,8 @@ export interface EndToolOptions {
   durationMs?: number;
   /** Tool name, used when the call was never seen (the result then gets a call of its own). */
   tool?: string;
+  /** Extra keys recorded on the call (e.g. `error`: the tool's own error message). */
+  extra?: Record<string, unknown>;
 }
 
 /**
@@ -106,12 +108,16 @@ export class TraceBuilder {
     this.#turn().texts.push(text);
   }
 
-  /** Records a tool call (a second start with the same id updates its input). */
+  /**
+   * Records a tool call (a second start with the same id updates its input, and gives it a start
+   * time when it had none: an agent may announce a call before it runs it).
+   */
   startTool(id: string, tool: string, input: unknown, options: StartToolOptions = {}): void {
     const known = this.#calls.get(id);
     if (known !== undefined) {
       known.tool = tool;
       known.input = input;
+      if (options.startedAt !== undefined) known.started_at ??= options.startedAt;
       return;
     }
     const call: ToolCall = { ...options.extra, tool, input, id, status: "ok" };
@@ -128,6 +134,7 @@ export class TraceBuilder {
       call = this.#calls.get(id)!;
     }
     if (output !== undefined) call.output = output;
+    if (options.extra !== undefined) Object.assign(call, options.extra);
     call.status = status;
     if (options.endedAt !== undefined) call.ended_at = options.endedAt;
     const duration = options.durationMs ??

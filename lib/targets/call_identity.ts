@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { AGENT_PROVIDERS } from "../schema/targets.ts";
 import { isSecretName, redactValue } from "../text/redact.ts";
 import type { CallIdentity } from "./types.ts";
 
@@ -34,7 +35,7 @@ const RUNNER_ONLY = new Set([
 ]);
 
 /** Providers that run a command: cached only when their target says `cache: true`. */
-export const COMMAND_PROVIDERS: ReadonlySet<string> = new Set(["cli", "claude-code", "codex"]);
+export const COMMAND_PROVIDERS: ReadonlySet<string> = new Set(["cli", ...AGENT_PROVIDERS]);
 
 /** Whether a header is a credential (by name): left out of keys, masked where stored. */
 function isCredentialHeader(name: string): boolean {

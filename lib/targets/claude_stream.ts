@@ -11,6 +11,10 @@
  * Other event types (`system`, `stream_event`, ones added by later versions) and lines that are not
  * JSON are ignored here (the runner keeps them in the log).
  *
+ * Qwen Code's `--output-format stream-json` is this format without timestamps, with one
+ * `assistant` event (and message id) per content block and the error of a failed run under
+ * `result.error.message`: {@link ClaudeStreamParserOptions} covers it.
+ *
  * @module
  */
 import type { TokenUsage } from "../schema/result.ts";
@@ -22,6 +26,23 @@ import {
 } from "./agent_trace.ts";
 
 type Json = Record<string, unknown>;
+
+/** Options of {@link createClaudeStreamParser}. */
+export interface ClaudeStreamParserOptions {
+  /**
+   * Clock for events without a `timestamp`, in ms since the epoch: such an event is timed when
+   * its line arrives. Without it, such events have no time (Claude Code times every event).
+   */
+  now?: () => number;
+  /**
+   * How assistant events form messages: `message_id` (default, Claude Code: blocks of one
+   * `message.id`) or `turn` (every assistant event until the next tool results: Qwen Code gives
+   * each block an id of its own).
+   */
+  groupBy?: "message_id" | "turn";
+  /** The agent's name in messages that have no text of the agent's own (default `Claude Code`). */
+  agentName?: string;
+}
 
 /**
  * Creates a parser for one Claude Code run.
@@ -41,22 +62,31 @@ type Json = Record<string, unknown>;
  * assert.deepEqual(trace.usage, { input: 10, output: 3 });
  * ```
  */
-export function createClaudeStreamParser(): AgentStreamParser {
+export function createClaudeStreamParser(
+  options: ClaudeStreamParserOptions = {},
+): AgentStreamParser {
   const builder = new TraceBuilder();
+  const byTurn = options.groupBy === "turn";
   let messageId: string | undefined;
   let result: Json | undefined;
   let apiError: string | undefined;
+  const timeOf = (event: Json): string | undefined =>
+    typeof event.timestamp === "string"
+      ? event.timestamp
+      : options.now !== undefined
+      ? new Date(options.now()).toISOString()
+      : undefined;
 
   const onAssistant = (event: Json) => {
     const message = asObject(event.message);
     if (message === undefined) return;
     const id = typeof message.id === "string" ? message.id : undefined;
-    if (id === undefined || id !== messageId) builder.endTurn();
+    if (!byTurn && (id === undefined || id !== messageId)) builder.endTurn();
     messageId = id;
     if (event.is_api_error_message === true || typeof event.error === "string") {
       apiError = textOf(message.content) || String(event.error);
     }
-    const timestamp = typeof event.timestamp === "string" ? event.timestamp : undefined;
+    const timestamp = timeOf(event);
     const parent = typeof event.parent_tool_use_id === "string"
       ? event.parent_tool_use_id
       : undefined;
@@ -80,7 +110,7 @@ export function createClaudeStreamParser(): AgentStreamParser {
   const onUser = (event: Json) => {
     const message = asObject(event.message);
     if (message === undefined) return;
-    const timestamp = typeof event.timestamp === "string" ? event.timestamp : undefined;
+    const timestamp = timeOf(event);
     for (const block of asArray(message.content)) {
       if (block.type !== "tool_result" || typeof block.tool_use_id !== "string") continue;
       builder.endTool(
@@ -119,7 +149,7 @@ export function createClaudeStreamParser(): AgentStreamParser {
         const failed = result.is_error === true ||
           (typeof result.subtype === "string" && result.subtype.startsWith("error"));
         if (failed) {
-          trace.error = errorMessage(result, text ?? apiError);
+          trace.error = errorMessage(result, text ?? apiError, options.agentName ?? "Claude Code");
         } else if (text !== undefined) {
           finalText = text;
         }
@@ -138,14 +168,18 @@ export function createClaudeStreamParser(): AgentStreamParser {
   };
 }
 
-function errorMessage(result: Json, text: string | undefined): string {
+function errorMessage(result: Json, text: string | undefined, agent: string): string {
   const errors = Array.isArray(result.errors)
     ? result.errors.filter((e): e is string => typeof e === "string")
     : [];
-  const parts = [text, ...errors].filter((p): p is string => p !== undefined && p.trim() !== "");
+  // Qwen Code: `error: {message}` (its text is also the last assistant event's, kept once).
+  const own = asObject(result.error)?.message;
+  if (typeof own === "string" && !errors.includes(own)) errors.push(own);
+  const parts = [...new Set([text, ...errors])]
+    .filter((p): p is string => p !== undefined && p.trim() !== "");
   if (parts.length > 0) return parts.join("; ");
   const subtype = typeof result.subtype === "string" ? result.subtype : "error";
-  return `Claude Code ended with ${subtype}${
+  return `${agent} ended with ${subtype}${
     isNumber(result.num_turns) ? ` after ${result.num_turns} turns` : ""
   }`;
 }

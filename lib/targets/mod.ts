@@ -18,5 +18,8 @@ export {
 } from "./types.ts";
 export { TargetError } from "./types.ts";
 export { type AgentStreamParser, type AgentToolStep, type AgentTrace } from "./agent_trace.ts";
-export { createClaudeStreamParser } from "./claude_stream.ts";
+export { type ClaudeStreamParserOptions, createClaudeStreamParser } from "./claude_stream.ts";
 export { type CodexStreamParserOptions, createCodexStreamParser } from "./codex_stream.ts";
+export { createGeminiCliStreamParser } from "./gemini_cli_stream.ts";
+export { createCopilotStreamParser } from "./copilot_stream.ts";
+export { createOpencodeStreamParser } from "./opencode_stream.ts";

@@ -9,6 +9,7 @@
 import { dirname, resolve } from "node:path";
 import {
   canonicalProvider,
+  isAgentProvider,
   isRunnableProvider,
   type ParsedTargetSettings,
   RUNNABLE_PROVIDERS,
@@ -23,6 +24,7 @@ import { createAzureTarget } from "./azure.ts";
 import { createClaudeCodeTarget } from "./claude_code.ts";
 import { createCliTarget } from "./cli.ts";
 import { createCodexTarget } from "./codex.ts";
+import { createCopilotCliTarget } from "./copilot_cli.ts";
 import {
   dropSecretRefs,
   interpolateEnv,
@@ -31,9 +33,12 @@ import {
 } from "../dataset/env.ts";
 import { TargetConfigError } from "../dataset/targets_errors.ts";
 import { createGeminiTarget } from "./gemini.ts";
+import { createGeminiCliTarget } from "./gemini_cli.ts";
 import { DEFAULT_RETRY_STATUS_CODES } from "./http.ts";
 import { createMockTarget } from "./mock.ts";
 import { createOpenAITarget } from "./openai.ts";
+import { createOpencodeTarget } from "./opencode.ts";
+import { createQwenCodeTarget } from "./qwen_code.ts";
 import { ConsentGrant } from "./consent.ts";
 import { commandPermits, guardedFetch, sentVariables, targetNeeds } from "./target_needs.ts";
 import type { ProviderContext, TargetCore } from "./provider_context.ts";
@@ -91,17 +96,19 @@ const FACTORIES: Record<RunnableProvider, Factory> = {
   mock: createMockTarget,
   codex: createCodexTarget,
   "claude-code": createClaudeCodeTarget,
+  "gemini-cli": createGeminiCliTarget,
+  "qwen-code": createQwenCodeTarget,
+  "copilot-cli": createCopilotCliTarget,
+  opencode: createOpencodeTarget,
 };
 
 /**
- * Agent CLI providers: an attempt is expensive and changes its workspace, so they are not
- * retried unless `max_retries` says so, and their `timeout_seconds` replaces the runner's
- * `--timeout` (plus {@link AGENT_KILL_GRACE_MS}, so the agent's own timeout, which keeps the
- * trace so far, fires first).
+ * Time an agent gets past its `timeout_seconds` before the runner gives up on it, in ms. Agent
+ * CLI providers (`isAgentProvider`) are not retried unless `max_retries` says so (an attempt is
+ * expensive and changes its workspace), and their `timeout_seconds` replaces the runner's
+ * `--timeout` plus this grace, so the agent's own timeout, which keeps the trace so far, fires
+ * first.
  */
-const AGENT_PROVIDERS: ReadonlySet<string> = new Set(["claude-code", "codex"]);
-
-/** Time an agent gets past its `timeout_seconds` before the runner gives up on it, in ms. */
 const AGENT_KILL_GRACE_MS = 5000;
 
 /**
@@ -220,13 +227,13 @@ export function createTarget(definition: TargetDefinition, options: CreateTarget
     callIdentity: () => identity ??= callIdentityOf(kind, settings, targetSecrets),
     judgeTarget: settings.judge_target as string | undefined,
     workers: settings.workers as number | undefined,
-    retry: AGENT_PROVIDERS.has(kind)
+    retry: isAgentProvider(kind)
       ? retryPolicy({ ...settings, max_retries: settings.max_retries ?? 0 })
       : retryPolicy(settings),
     secrets: targetSecrets,
     ...(pricing !== undefined ? { pricing } : {}),
     ...(outputLimit !== undefined ? { maxOutputTokens: outputLimit } : {}),
-    ...(AGENT_PROVIDERS.has(kind) && typeof settings.timeout_seconds === "number"
+    ...(isAgentProvider(kind) && typeof settings.timeout_seconds === "number"
       ? { timeoutMs: Math.floor(settings.timeout_seconds * 1000) + AGENT_KILL_GRACE_MS }
       : {}),
     ...(typeof settings.workspace_template === "string"

@@ -3,7 +3,8 @@
  *
  * - `cli`: its `command_template` (`cli_target`), a command healthcheck (`healthcheck`), and an
  *   HTTP healthcheck whose URL carries `${{ VAR }}` values (`env_host`);
- * - `claude-code`, `codex`: the agent's executable with its arguments (`agent_target`);
+ * - agent CLIs (`claude-code`, `codex`, `gemini-cli`, `qwen-code`, `copilot-cli`, `opencode`):
+ *   the agent's executable with its arguments (`agent_target`);
  * - `openai`, `azure`, `anthropic`, `gemini`: any `${{ VAR }}` value in a setting that is sent
  *   (`api_key`, `headers`, `model`, the URL itself, ...) when the endpoint is not the provider's
  *   documented default ({@link isDefaultEndpoint}): `env_host`, naming the origin and the
@@ -18,7 +19,7 @@
  */
 import { resolve } from "node:path";
 import { type DatasetCommand, type NeedIdentity, needKey } from "../dataset/dataset_commands.ts";
-import type { RunnableProvider } from "../schema/targets.ts";
+import type { AgentProvider, RunnableProvider } from "../schema/targets.ts";
 import { type CommandPermit, type ConsentGrant, ConsentNotGivenError } from "./consent.ts";
 import { TargetError } from "./types.ts";
 import type { PathKey } from "../dataset/yaml_source.ts";
@@ -26,10 +27,13 @@ import { ANTHROPIC_BASE_URL } from "./anthropic.ts";
 import { azureChatUrl } from "./azure.ts";
 import { claudeCodeArgs } from "./claude_code.ts";
 import { codexArgs } from "./codex.ts";
+import { copilotCliArgs } from "./copilot_cli.ts";
 import type { UsedEnvRef } from "../dataset/env.ts";
 import { GEMINI_BASE_URL } from "./gemini.ts";
+import { geminiCliArgs } from "./gemini_cli.ts";
 import { OPENAI_BASE_URL } from "./openai.ts";
-import type { ClaudeCodeSettings, CodexSettings } from "../schema/targets.ts";
+import { opencodeArgs } from "./opencode.ts";
+import { qwenCodeArgs } from "./qwen_code.ts";
 
 /** A target's need before it is placed in its targets file, with the setting it is written at. */
 export interface TargetNeed {
@@ -62,10 +66,19 @@ const DEFAULT_ORIGINS: Readonly<Record<string, string>> = {
   gemini: new URL(GEMINI_BASE_URL).origin,
 };
 
-/** The executables agent providers run when `executable` is not set. */
-const AGENT_EXECUTABLES: Readonly<Record<string, string>> = {
-  "claude-code": "claude",
-  codex: "codex",
+/**
+ * What each agent provider starts: the executable when `executable` is not set, and the arguments
+ * its settings give (typed by kind, so a new agent kind without its command does not compile).
+ */
+const AGENT_COMMANDS: {
+  readonly [K in AgentProvider]: { executable: string; args(settings: never): string[] };
+} = {
+  "claude-code": { executable: "claude", args: claudeCodeArgs },
+  codex: { executable: "codex", args: codexArgs },
+  "gemini-cli": { executable: "gemini", args: geminiCliArgs },
+  "qwen-code": { executable: "qwen", args: qwenCodeArgs },
+  "copilot-cli": { executable: "copilot", args: copilotCliArgs },
+  opencode: { executable: "opencode", args: opencodeArgs },
 };
 
 /**
@@ -177,13 +190,16 @@ export function targetNeeds(spec: TargetNeedsSpec): TargetNeed[] {
     case "cli":
       return cliNeeds(spec);
     case "claude-code":
-    case "codex": {
+    case "codex":
+    case "gemini-cli":
+    case "qwen-code":
+    case "copilot-cli":
+    case "opencode": {
+      const command = AGENT_COMMANDS[kind];
       const executable = typeof settings.executable === "string"
         ? settings.executable
-        : AGENT_EXECUTABLES[kind];
-      const args = kind === "codex"
-        ? codexArgs(settings as CodexSettings)
-        : claudeCodeArgs(settings as ClaudeCodeSettings);
+        : command.executable;
+      const args = (command.args as (settings: Record<string, unknown>) => string[])(settings);
       const executableKey = writtenKey(spec.written, ["executable", "command", "binary"]);
       const argsKey = writtenKey(spec.written, ["args", "arguments"]);
       const writtenArgs = argsKey !== undefined && Array.isArray(spec.written[argsKey])
@@ -191,7 +207,7 @@ export function targetNeeds(spec: TargetNeedsSpec): TargetNeed[] {
         : [];
       const written = [
         (executableKey !== undefined ? text(spec.written[executableKey]) : undefined) ??
-          AGENT_EXECUTABLES[kind],
+          command.executable,
         ...writtenArgs,
       ];
       const listed = Array.isArray(settings.env) ? settings.env.map(String) : [];

@@ -60,6 +60,12 @@ export interface TargetRequest {
    * can name it. Absent on calls of the evaluated target.
    */
   judgeOf?: { dataset: string; eval_id: string };
+  /**
+   * Judge calls of `agentv calibrate --repeat` / `--orders`: which re-ask this is (`repeat 2`,
+   * `order 3`). The response cache keys it, so each re-ask is its own entry. Absent on a run's
+   * calls.
+   */
+  variant?: string;
 }
 
 /** What a target returns: the trace plus whatever metrics it can report. */

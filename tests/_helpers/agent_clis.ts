@@ -1,5 +1,6 @@
 /**
- * Finds the real agent CLIs (Claude Code, Codex) for the end-to-end tests. `.ci/run` installs the
+ * Finds the real agent CLIs (Claude Code, Codex, Gemini CLI, Qwen Code, GitHub Copilot CLI,
+ * opencode) for the end-to-end tests. `.ci/run` installs the
  * pinned versions below with npm into a tools folder outside the repo
  * (`$AGENTV_TOOLS_DIR`, default `$HOME/.cache/agentv-tools`); `.ci/run` reads the versions from
  * this file, so this is the one place they are pinned.
@@ -23,13 +24,25 @@ import { join } from "node:path";
 export const CLAUDE_CODE_VERSION = "2.1.332";
 /** Pinned `@openai/codex` version (read by `.ci/run`). */
 export const CODEX_VERSION = "0.169.0";
+/** Pinned `@google/gemini-cli` version (read by `.ci/run`). */
+export const GEMINI_CLI_VERSION = "0.61.0";
+/** Pinned `@qwen-code/qwen-code` version (read by `.ci/run`). */
+export const QWEN_CODE_VERSION = "0.24.4";
+/** Pinned `@github/copilot` version (read by `.ci/run`). */
+export const COPILOT_CLI_VERSION = "1.0.102";
+/** Pinned `opencode-ai` version (read by `.ci/run`). */
+export const OPENCODE_VERSION = "1.18.33";
 
-/** The agent CLIs the tests use. */
-export type AgentCliName = "claude" | "codex";
+/** The agent CLIs the tests use (by executable name). */
+export type AgentCliName = "claude" | "codex" | "gemini" | "qwen" | "copilot" | "opencode";
 
 const PACKAGES: Record<AgentCliName, { pkg: string; version: string }> = {
   claude: { pkg: "@anthropic-ai/claude-code", version: CLAUDE_CODE_VERSION },
   codex: { pkg: "@openai/codex", version: CODEX_VERSION },
+  gemini: { pkg: "@google/gemini-cli", version: GEMINI_CLI_VERSION },
+  qwen: { pkg: "@qwen-code/qwen-code", version: QWEN_CODE_VERSION },
+  copilot: { pkg: "@github/copilot", version: COPILOT_CLI_VERSION },
+  opencode: { pkg: "opencode-ai", version: OPENCODE_VERSION },
 };
 
 /** Where `.ci/run` installs the CLIs: `$AGENTV_TOOLS_DIR`, else `$HOME/.cache/agentv-tools`. */

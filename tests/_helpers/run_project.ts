@@ -130,7 +130,7 @@ export async function lib(
   dir: string,
   files: string[],
   options: {
-    targetOverride?: string;
+    target?: string;
     targetsFile?: string;
     timeoutMs?: number;
     allowRun?: boolean;

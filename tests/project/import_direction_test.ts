@@ -1,8 +1,9 @@
 /**
  * The import direction of `lib/`, checked over the real module graph (`deno info --json`), as
  * std's `_tools/check_circular_package_dependencies.ts` does: imports flow one way, down the
- * pipeline the folder names tell (cli → render → compare → run → results, scoring → targets →
- * dataset → fs → errors → schema → text), and the npm parsers stay behind their folder.
+ * pipeline the folder names tell (cli → view → store → render → run → calibration → compare →
+ * results, scoring → targets → dataset → fs → errors → schema → text), and the npm parsers and
+ * the PostgreSQL client stay behind their folder.
  */
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
@@ -25,8 +26,10 @@ const ENTRIES = [
  * Which other `lib/` folders each folder may import. A folder always may import itself. The
  * layers, bottom to top: text, schema, errors, fs (shared by all); dataset (sources, loader, targets
  * files, the sandbox); targets (providers); scoring (evaluators, judges); results (the run's
- * data); run (spec, plan, pool, cache, budget, trust, resume); compare (pairing, statistics);
- * render (the views); cli (one file per command).
+ * data); compare (pairing, statistics, drift); calibration (judges against human labels,
+ * corrected pass rates); run (spec, plan, pool, cache, budget, trust, resume, re-judging stored
+ * answers); render (the views); store (the history store over SQLite and PostgreSQL); view (the
+ * `agentv view` web app); cli (one file per command).
  */
 const ALLOWED: Record<string, readonly string[]> = {
   text: [],
@@ -37,11 +40,27 @@ const ALLOWED: Record<string, readonly string[]> = {
   targets: ["dataset", "fs", "errors", "schema", "text"],
   scoring: ["targets", "dataset", "fs", "errors", "schema", "text"],
   results: ["fs", "errors", "schema", "text"],
-  run: ["results", "scoring", "targets", "dataset", "fs", "errors", "schema", "text"],
+  run: [
+    "calibration",
+    "results",
+    "scoring",
+    "targets",
+    "dataset",
+    "fs",
+    "errors",
+    "schema",
+    "text",
+  ],
   compare: ["results", "fs", "errors", "schema", "text"],
-  render: ["compare", "results", "dataset", "fs", "errors", "schema", "text"],
+  calibration: ["compare", "results", "fs", "errors", "schema", "text"],
+  render: ["calibration", "compare", "results", "dataset", "fs", "errors", "schema", "text"],
+  store: ["compare", "results", "fs", "errors", "schema", "text"],
+  view: ["store", "render", "calibration", "compare", "results", "fs", "errors", "schema", "text"],
   cli: [
+    "view",
+    "store",
     "render",
+    "calibration",
     "compare",
     "run",
     "results",
@@ -67,6 +86,7 @@ const NPM_OWNERS: Record<string, readonly string[]> = {
   yaml: ["dataset"],
   "jsonc-parser": ["dataset"],
   re2js: ["text"],
+  postgres: ["store"],
 };
 
 /** Known npm imports outside their owner (`folder/file -> package`), with the reason. */
@@ -153,7 +173,7 @@ Deno.test("only main.ts and lib/cli import lib/cli", async () => {
   assert.deepEqual(violations, []);
 });
 
-Deno.test("zod, yaml, jsonc-parser and re2js are imported only by their own folder", async () => {
+Deno.test("zod, yaml, jsonc-parser, re2js and postgres are imported only by their own folder", async () => {
   const modules = await moduleGraph();
   const violations: string[] = [];
   for (const module of modules.values()) {

@@ -68,6 +68,7 @@ Deno.test("mod.ts by path: --import-map names agentv's deno.json", async () => {
   await using tree = await tempTree({ ...DATASET, "check.ts": script(MOD_URL) });
   const { code, log } = await denoRun(tree.root, [
     "--no-config",
+    "--unstable-worker-options",
     `--import-map=${join(REPO_ROOT, "deno.json")}`,
     "check.ts",
   ]);

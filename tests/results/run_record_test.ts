@@ -90,6 +90,7 @@ Deno.test("a run's record reads running while it runs, then finished with what r
     trials: null,
     trials_gate: "mean",
     budget_usd: null,
+    max_cases: null,
     shard: null,
   });
   assert.deepEqual(record.targets, [{

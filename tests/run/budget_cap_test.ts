@@ -216,7 +216,7 @@ Deno.test("calls to a target without pricing run, are counted as unpriced, and t
   // A mock reporting $0.25 a call, its cost unknown until it answers.
   const reported = await runIn(p.dir, {
     budgetUsd: 0.6,
-    targetOverride: "reported",
+    target: "reported",
     workers: 1,
   });
   const statuses = reported.rows.map((r) => r.status);

@@ -56,7 +56,7 @@ Deno.test("runner: one pool across files; a target's workers caps its concurrenc
     env: {},
     cwd: p.dir,
     workers: 4,
-    targetOverride: "capped",
+    target: "capped",
     onEvent: (e) => {
       cappedEvents.push(e);
       if (e.type === "case_started") starts.push(e.eval_id);

@@ -76,7 +76,7 @@ Deno.test("a cli target sees no API key or .env value unless its env lists the n
       env: ENV,
       cwd: p.dir,
       allowRun: true,
-      targetOverride: target,
+      target,
     });
   const names = async (target: string) =>
     (await run(target)).rows[0].candidate_answer.split(/\s+/).filter((n) =>

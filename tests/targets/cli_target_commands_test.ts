@@ -91,12 +91,12 @@ Deno.test("cli: a CLI target is bounded by --timeout and a failing command is an
   // `sleep 600` outlives any test run: returning at all shows it was killed at the timeout.
   const [s] = await lib(p.dir, ["evals/a.yaml"], {
     allowRun: true,
-    targetOverride: "slow",
+    target: "slow",
     timeoutMs: 300,
   });
   assert.equal(s.status, "error");
   assert.match(s.error ?? "", /time/i);
-  const [f] = await lib(p.dir, ["evals/a.yaml"], { allowRun: true, targetOverride: "failing" });
+  const [f] = await lib(p.dir, ["evals/a.yaml"], { allowRun: true, target: "failing" });
   assert.equal(f.status, "error");
   assert.match(f.error ?? "", /boom-detail/);
 });
@@ -145,9 +145,9 @@ Deno.test("cli: {FILES}, {GUIDELINES}, JSON `text` on stdout, and a healthcheck"
   ]);
   assert.deepEqual(row.token_usage, { input: 1, output: 2 });
   await Deno.stat(join(p.dir, "evals", "healthy.flag"));
-  const [g] = await lib(p.dir, ["evals/a.yaml"], { allowRun: true, targetOverride: "guide" });
+  const [g] = await lib(p.dir, ["evals/a.yaml"], { allowRun: true, target: "guide" });
   assert.match(g.candidate_answer, /Be terse\./);
-  const [u] = await lib(p.dir, ["evals/a.yaml"], { allowRun: true, targetOverride: "unhealthy" });
+  const [u] = await lib(p.dir, ["evals/a.yaml"], { allowRun: true, target: "unhealthy" });
   assert.equal(u.status, "error");
   assert.match(u.error ?? "", /healthcheck/i);
 });

@@ -26,12 +26,12 @@ Deno.test("mock: response object, echo, tool_calls, delay_ms", async () => {
     evaluators: [{type: is_json}]
 `,
   });
-  const [obj] = await lib(p.dir, ["evals/a.yaml"], { targetOverride: "obj" });
+  const [obj] = await lib(p.dir, ["evals/a.yaml"], { target: "obj" });
   assert.deepEqual(JSON.parse(obj.candidate_answer), { answer: 42, nested: { camelKey: true } });
   assert.equal(obj.score, 1);
-  const [echo] = await lib(p.dir, ["evals/a.yaml"], { targetOverride: "echo" });
+  const [echo] = await lib(p.dir, ["evals/a.yaml"], { target: "echo" });
   assert.match(echo.candidate_answer, /Echo this please/);
-  const [tools] = await lib(p.dir, ["evals/a.yaml"], { targetOverride: "tools" });
+  const [tools] = await lib(p.dir, ["evals/a.yaml"], { target: "tools" });
   assert.equal(tools.candidate_answer, "done");
   assert.equal(tools.trace_summary?.tool_calls_by_name?.lookup, 1);
   assert.ok(tools.duration_ms >= 140, `duration ${tools.duration_ms}`);

@@ -55,7 +55,7 @@ evalcases:
   assert.equal(rows["file-level"].candidate_answer, "A");
   assert.equal(rows["case-level"].target, "default");
   assert.equal(rows["case-level"].candidate_answer, "D");
-  for (const row of await lib(p.dir, ["evals/a.yaml"], { targetOverride: "third" })) {
+  for (const row of await lib(p.dir, ["evals/a.yaml"], { target: "third" })) {
     assert.equal(row.target, "third");
     assert.equal(row.candidate_answer, "T");
   }

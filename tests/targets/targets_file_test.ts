@@ -104,7 +104,7 @@ Deno.test("loadTargetsFile reports problems with line, column and path", async (
         3,
         15,
         "targets[0].provider",
-        "Unknown provider 'opnai'; expected one of openai, azure, anthropic, gemini, cli, mock, codex, claude-code; did you mean 'openai'?",
+        "Unknown provider 'opnai'; expected one of openai, azure, anthropic, gemini, cli, mock, codex, claude-code, gemini-cli, qwen-code, copilot-cli, opencode; did you mean 'openai'?",
       ],
       [
         "error",

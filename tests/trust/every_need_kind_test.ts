@@ -3,7 +3,7 @@
  * the gate and the runner alike: a dataset holding every evaluator kind (code judges as a command
  * string, as argv, as a module; composite members at two depths; code aggregators by `path` and by
  * `script`) and a target of every provider kind (`cli` with a command and an HTTP healthcheck,
- * both agents, every HTTP provider on a loopback server) is run twice. Refused, nothing starts and
+ * every agent CLI, every HTTP provider on a loopback server) is run twice. Refused, nothing starts and
  * no server is called. Allowed, a command starts exactly when it was listed and a server is called
  * exactly when its host was. The fixtures are typed by kind, so a new evaluator or provider kind
  * without one does not compile.
@@ -66,6 +66,14 @@ function evaluators(M: string): Record<EvaluatorType, Record<string, unknown>[]>
   };
 }
 
+/** An agent target whose stand-in executable may write its marker in `M` (outside its workspace). */
+const agentTarget = (name: string, provider: string, executable: string, M: string) => ({
+  name,
+  provider,
+  executable,
+  writable: [M],
+});
+
 /** A target of every provider kind (HTTP ones on their own loopback server). */
 function targets(
   M: string,
@@ -86,13 +94,12 @@ function targets(
       healthcheck: { type: "http", url: `${servers.health.url}/health?token=\${{ TOKEN }}` },
     }],
     // The stand-in agents touch their marker outside their workspace: their sandbox lets them.
-    "claude-code": [{
-      name: "claude",
-      provider: "claude-code",
-      executable: `${M}/bin/claude`,
-      writable: [M],
-    }],
-    codex: [{ name: "codex", provider: "codex", executable: `${M}/bin/codex`, writable: [M] }],
+    "claude-code": [agentTarget("claude", "claude-code", `${M}/bin/claude`, M)],
+    codex: [agentTarget("codex", "codex", `${M}/bin/codex`, M)],
+    "gemini-cli": [agentTarget("gemini_cli", "gemini-cli", `${M}/bin/gemini`, M)],
+    "qwen-code": [agentTarget("qwen", "qwen-code", `${M}/bin/qwen`, M)],
+    "copilot-cli": [agentTarget("copilot", "copilot-cli", `${M}/bin/copilot`, M)],
+    opencode: [agentTarget("opencode", "opencode", `${M}/bin/opencode`, M)],
     openai: [{
       name: "openai",
       provider: "openai",
@@ -163,7 +170,17 @@ async function everyKind() {
   await Deno.writeTextFile(join(M, "bin/claude"), agent(`${M}/M_claude`, claudeStream));
   const codexStream = fixture("agents/codex/shell_and_edit.jsonl");
   await Deno.writeTextFile(join(M, "bin/codex"), agent(`${M}/M_codex`, codexStream));
-  for (const bin of ["claude", "codex"]) await Deno.chmod(join(M, "bin", bin), 0o755);
+  const geminiStream = fixture("agents/gemini/shell_edit_and_failing_steps.jsonl");
+  await Deno.writeTextFile(join(M, "bin/gemini"), agent(`${M}/M_gemini`, geminiStream));
+  const qwenStream = fixture("agents/qwen/shell_edit_and_failing_step.jsonl");
+  await Deno.writeTextFile(join(M, "bin/qwen"), agent(`${M}/M_qwen`, qwenStream));
+  const copilotStream = fixture("agents/copilot/shell_edit_and_failing_steps.jsonl");
+  await Deno.writeTextFile(join(M, "bin/copilot"), agent(`${M}/M_copilot`, copilotStream));
+  const opencodeStream = fixture("agents/opencode/shell_edit_and_failing_steps.jsonl");
+  await Deno.writeTextFile(join(M, "bin/opencode"), agent(`${M}/M_opencode`, opencodeStream));
+  for (const bin of ["claude", "codex", "gemini", "qwen", "copilot", "opencode"]) {
+    await Deno.chmod(join(M, "bin", bin), 0o755);
+  }
   return {
     p,
     servers,
@@ -209,9 +226,13 @@ Deno.test("every evaluator and provider kind: refused, nothing starts and no ser
     "M_cli",
     "M_cli_http",
     "M_codex",
+    "M_copilot",
     "M_deep",
+    "M_gemini",
     "M_healthcheck",
     "M_member",
+    "M_opencode",
+    "M_qwen",
     "M_string",
   ]);
   const hosts = needs.filter((n) => n.kind === "env_host").map((n) => n.host).sort();

@@ -1,6 +1,7 @@
 /**
  * Browser code shared by the HTML pages: DOM helpers and the case view (input, expected outcome,
- * answer, evaluators with hits/misses/reasoning, the full trace with tool calls). Plain JS kept
+ * answer, evaluators with hits/misses/reasoning, the full trace with tool calls, and the files an
+ * agent changed in its workspace with their diff). Plain JS kept
  * as text (it runs in the page, not in Deno). Every value from the data reaches the DOM through
  * `textContent` or `setAttribute` of a fixed attribute name; no markup is ever parsed.
  *
@@ -211,6 +212,18 @@ function caseView(row) {
     box.append(section("Evaluators", overall));
   }
   box.append(section("Trace", traceView(row), "trace-part"));
+  const ws = row.workspace;
+  if (ws !== null && typeof ws === "object" && typeof ws.diff === "string") {
+    const files = [];
+    for (const kind of ["added", "modified", "deleted"]) {
+      if (Array.isArray(ws[kind]) && ws[kind].length) files.push(kind + ": " + ws[kind].map(String).join(", "));
+    }
+    box.append(section("Workspace changes", el("div", null, [
+      files.length ? el("p", { class: "muted", text: files.join("; ") }) : el("p", { class: "missing", text: "No file changed" }),
+      ws.diff ? block(ws.diff, "workspace-diff") : null,
+      ws.diff_truncated ? el("p", { class: "muted", text: "The diff was cut at its size cap" }) : null,
+    ]), "workspace-part"));
+  }
   return box;
 }
 `;

@@ -115,8 +115,8 @@ function pairView(c, labels) {
   return box;
 }
 const OUTCOMES = ["loss", "win", "tie", "flip", "pass\u2192fail", "only baseline", "only candidate"];
-function startCompare() {
-  const data = readData();
+function startCompare(given) {
+  const data = given || readData();
   const cases = Array.isArray(data.cases) ? data.cases : [];
   const labels = { baseline: String(data.labels.baseline), candidate: String(data.labels.candidate) };
   const app = document.getElementById("app");

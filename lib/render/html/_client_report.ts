@@ -1,7 +1,9 @@
 /**
  * Browser code of the results report page: the summary, the filters (dataset, result, evaluator,
  * score range, text search), the case table and the case overlay (opened from a row or a
- * `#case-N` link). Reads the data block written by `renderHtmlReport`.
+ * `#case-N` link). Reads the data block written by `renderHtmlReport`, or takes the same data as
+ * an argument (`startReport(data, hooks)`, the local viewer's run page; `hooks.afterSummary(data)`
+ * adds an element under the summary, `hooks.caseExtras(row, index)` one under a case's view).
  *
  * @module
  */
@@ -145,6 +147,7 @@ function summaryView(data) {
     tile("Error", counts.error, "error"),
     counts.skipped ? tile("Skipped", counts.skipped, "skipped") : null,
     tile("Mean score", scored ? (sum / scored).toFixed(3) : "\u2013", "mean"),
+    data.labels && data.labels.labels ? tile("Labelled / disagree", data.labels.labels + " / " + data.labels.disagreements, "labels") : null,
   ]);
   const box = el("div", { class: "summary" }, [tiles]);
   if (evaluators.size > 0) {
@@ -160,8 +163,22 @@ function summaryView(data) {
   }
   return box;
 }
-function startReport() {
-  const data = readData();
+function labelsOfRow(data, row) {
+  if (!data.labels || !Array.isArray(data.labels.items)) return [];
+  return data.labels.items.filter((i) => i && i.label && i.label.run_id === row.run_id && i.label.dataset === row.dataset && i.label.eval_id === row.eval_id && i.label.target === row.target && i.label.trial === row.trial);
+}
+function recordedLabels(data, row) {
+  const items = labelsOfRow(data, row);
+  if (items.length === 0) return null;
+  return section("Human labels", el("ul", { class: "labels" }, items.map((i) => el("li", { class: i.disagrees ? "disagree" : null, text:
+    String(i.label.reviewer) + " (" + (i.label.evaluator === null ? "case" : "evaluator " + String(i.label.evaluator)) + "): " +
+    (i.label.label === null ? "" : String(i.label.label)) + (i.label.score === null ? "" : " score " + fmtScore(i.label.score)) +
+    (i.disagrees ? " \u2260 agentv " + String(i.automatic) : "") + (i.label.note ? " \u2013 " + String(i.label.note) : "") }))));
+}
+function startReport(given, hooks) {
+  const data = given || readData();
+  const extend = hooks || {};
+  if (!extend.caseExtras && data.labels) extend.caseExtras = (row) => recordedLabels(data, row) || document.createDocumentFragment();
   const rows = Array.isArray(data.rows) ? data.rows : [];
   const app = document.getElementById("app");
   document.title = data.title;
@@ -180,7 +197,10 @@ function startReport() {
   const grid = createGrid({ id: "cases", columns: columns, rows: rows, noun: "case", nouns: "cases", onOpen: (i) => overlay.open(i), pageSize: 100 });
   const overlay = createOverlay((index) => {
     const row = rows[index];
-    return row ? { title: String(row.eval_id) + (isNum(row.trial) && row.trial > 0 ? " #" + row.trial : ""), body: caseView(row) } : null;
+    if (!row) return null;
+    const body = caseView(row);
+    if (extend.caseExtras) body.append(extend.caseExtras(row, index));
+    return { title: String(row.eval_id) + (isNum(row.trial) && row.trial > 0 ? " #" + row.trial : ""), body: body };
   });
   overlay.setNeighbours(() => grid.visible());
   const search = el("input", { id: "search", type: "search", placeholder: "Search ids, answers, misses, errors\u2026", "aria-label": "Search", autocomplete: "off" });
@@ -227,6 +247,7 @@ function startReport() {
   app.append(
     el("header", { class: "top" }, [el("h1", { text: data.title }), sub ? el("p", { class: "muted", text: sub }) : null]),
     summaryView(data),
+    extend.afterSummary ? extend.afterSummary(data) : document.createDocumentFragment(),
     el("div", { class: "controls", role: "search" }, [
       labelled("Search", search), labelled("Dataset", dataset), labelled("Result", result),
       labelled("Evaluator", evaluator), labelled("Score \u2265", min), labelled("Score \u2264", max), reset,

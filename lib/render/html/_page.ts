@@ -19,6 +19,11 @@ export interface PageParts {
   script: string;
   /** The data the script reads; any JSON value (strings in it may hold anything). */
   data: unknown;
+  /**
+   * Whether the script may `fetch` from the page's own origin (`connect-src 'self'`; the local
+   * viewer's pages). Default false: a report file allows no network at all.
+   */
+  connectSelf?: boolean;
 }
 
 /** The id of the JSON data block the page scripts read. */
@@ -90,6 +95,7 @@ export function renderPage(parts: PageParts): string {
     `script-src 'sha256-${hash}'`,
     "style-src 'unsafe-inline'",
     "img-src data:",
+    ...(parts.connectSelf ? ["connect-src 'self'"] : []),
     "base-uri 'none'",
     "form-action 'none'",
   ].join("; ");

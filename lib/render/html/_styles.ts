@@ -45,6 +45,9 @@ button:disabled { opacity: 0.5; cursor: default; }
 .count { margin-left: auto; font-weight: 600; align-self: center; }
 table { border-collapse: collapse; width: 100%; }
 table.small { width: auto; margin: 6px 0; }
+table.figures, table.confusion { width: auto; margin: 8px 0; }
+table.figures td:nth-child(n+2), table.confusion td:nth-child(n+2) { text-align: right; font-variant-numeric: tabular-nums; }
+.unit, .consistency { margin: 24px 0; }
 th, td { text-align: left; padding: 4px 8px; border-bottom: 1px solid var(--line); vertical-align: top; }
 th { position: relative; white-space: nowrap; }
 th button.sort { border: 0; padding: 0; background: none; font-weight: 600; }
@@ -67,6 +70,7 @@ tr.empty td { color: var(--muted); text-align: center; padding: 24px; }
 .b-borderline { color: var(--border); }
 .b-error { color: var(--error); }
 .b-skipped, .b-unscored, .b-tie, .b-onlybaseline, .b-onlycandidate { color: var(--muted); }
+ul.labels li.disagree { color: var(--fail); }
 .delta-pos { color: var(--pass); }
 .delta-neg { color: var(--fail); }
 .overlay { position: fixed; inset: 0; background: var(--bg); overflow: auto; z-index: 10;

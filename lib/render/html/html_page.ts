@@ -1,9 +1,11 @@
 /**
  * Puts an HTML page of agentv together: the shared stylesheet, the page script of its kind (the
- * results report or the comparison of two runs) and its data, as one self-contained document.
+ * results report, the comparison of two runs, or a judge calibration) and its data, as one
+ * self-contained document.
  *
  * @module
  */
+import { CLIENT_CALIBRATION } from "./_client_calibration.ts";
 import { CLIENT_CASE, CLIENT_UTIL } from "./_client_case.ts";
 import { CLIENT_COMPARE } from "./_client_compare.ts";
 import { CLIENT_GRID } from "./_client_grid.ts";
@@ -11,8 +13,8 @@ import { CLIENT_REPORT, CLIENT_SHELL } from "./_client_report.ts";
 import { renderPage } from "./_page.ts";
 import { PAGE_CSS } from "./_styles.ts";
 
-/** Which page: the report of one results file, or the comparison of two. */
-export type HtmlPageKind = "report" | "compare";
+/** Which page: the report of one results file, the comparison of two, or a judge calibration. */
+export type HtmlPageKind = "report" | "compare" | "calibration";
 
 /** What {@link renderHtmlPage} needs. */
 export interface HtmlPageInput {
@@ -24,7 +26,7 @@ export interface HtmlPageInput {
   data: unknown;
 }
 
-function script(main: string, start: string): string {
+function script(main: string, start: string, extra = ""): string {
   return [
     '"use strict";',
     "(function () {",
@@ -33,14 +35,22 @@ function script(main: string, start: string): string {
     CLIENT_GRID,
     CLIENT_SHELL,
     main,
+    extra,
     `${start}();`,
     "})();",
   ].join("\n");
 }
 
+const MAIN: Record<HtmlPageKind, string> = {
+  report: CLIENT_REPORT,
+  compare: CLIENT_COMPARE,
+  calibration: CLIENT_CALIBRATION,
+};
+
 const SCRIPTS: Record<HtmlPageKind, string> = {
   report: script(CLIENT_REPORT, "startReport"),
   compare: script(CLIENT_COMPARE, "startCompare"),
+  calibration: script(CLIENT_CALIBRATION, "startCalibration"),
 };
 
 /**
@@ -61,5 +71,44 @@ export function renderHtmlPage(input: HtmlPageInput): string {
     css: PAGE_CSS,
     script: SCRIPTS[input.kind],
     data: input.data,
+  });
+}
+
+/** What {@link renderHtmlAppPage} needs: a page kind's browser code, extended. */
+export interface HtmlAppPageInput extends HtmlPageInput {
+  /**
+   * More browser code, in the same scope as the page kind's (`startReport(data, hooks)` and
+   * `startCompare(data)` take their data as an argument instead of the data block). Static text
+   * of agentv, never data.
+   */
+  script: string;
+  /** The function the page starts with (defined in `script`). */
+  start: string;
+  /** More CSS (static text of agentv). */
+  css?: string;
+}
+
+/**
+ * Renders a page that builds on a page kind's browser code (the local viewer's pages): the same
+ * document, stylesheet and escaping as {@link renderHtmlPage}, plus the given code, and a CSP that
+ * lets the script `fetch` from its own origin only.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { renderHtmlAppPage } from "./html_page.ts";
+ * const html = renderHtmlAppPage({
+ *   kind: "report", title: "t", data: {}, script: "function go() {}", start: "go",
+ * });
+ * assert.match(html, /connect-src 'self'/);
+ * ```
+ */
+export function renderHtmlAppPage(input: HtmlAppPageInput): string {
+  return renderPage({
+    title: input.title,
+    css: PAGE_CSS + (input.css ?? ""),
+    script: script(MAIN[input.kind], input.start, input.script),
+    data: input.data,
+    connectSelf: true,
   });
 }

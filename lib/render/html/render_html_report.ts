@@ -7,6 +7,7 @@
  * @module
  */
 import type { ResultRow } from "../../schema/result.ts";
+import type { LabelAgreement } from "../../results/label_agreement.ts";
 import { renderHtmlPage } from "./html_page.ts";
 
 /** What a case's eval file says, when the caller has it (results rows do not always carry it). */
@@ -31,6 +32,8 @@ export interface HtmlReportOptions {
    * `lm_provider_request.question` and `expected_outcome` / `expected_output` are shown.
    */
   caseDetails?: (row: ResultRow) => HtmlCaseDetails | undefined;
+  /** Human labels of the rows beside agentv's verdicts (a tile, and each case's labels). */
+  labels?: LabelAgreement;
 }
 
 /**
@@ -43,6 +46,7 @@ export interface HtmlReportOptions {
  * ```ts
  * import assert from "node:assert/strict";
  * import type { ResultRow } from "../../schema/result.ts";
+import type { LabelAgreement } from "../../results/label_agreement.ts";
  * import { renderHtmlReport } from "./render_html_report.ts";
  *
  * const row = {
@@ -60,16 +64,49 @@ export function renderHtmlReport(
   rows: readonly ResultRow[],
   options: HtmlReportOptions = {},
 ): string {
-  const title = options.title ?? "agentv report";
-  const projected = rows.map((row) => projectRow(row, options.caseDetails));
-  const data = {
-    title,
+  const data = reportPageData(rows, options);
+  return renderHtmlPage({ kind: "report", title: data.title, data });
+}
+
+/** The data the report page script reads (see {@link renderHtmlReport}). */
+export interface ReportPageData {
+  /** The page title. */
+  title: string;
+  /** Where the rows came from. */
+  source: string | null;
+  /** When the page was made (ISO), or null. */
+  generated_at: string | null;
+  /** Whether some case ran more than once (the table gets a trial column). */
+  trials: boolean;
+  /** The rows as the page shows them (see {@link projectRow}). */
+  rows: Record<string, unknown>[];
+  /** Human labels and how they compare with agentv's verdicts, when given. */
+  labels?: LabelAgreement;
+}
+
+/**
+ * The data of the report page, which `renderHtmlReport` embeds and the local viewer serves as
+ * JSON for its run page.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { reportPageData } from "./render_html_report.ts";
+ * assert.equal(reportPageData([], { title: "t" }).title, "t");
+ * ```
+ */
+export function reportPageData(
+  rows: readonly ResultRow[],
+  options: HtmlReportOptions = {},
+): ReportPageData {
+  return {
+    title: options.title ?? "agentv report",
     source: options.source ?? null,
     generated_at: options.generatedAt?.toISOString() ?? null,
     trials: rows.some((row) => typeof row.trial === "number" && row.trial > 0),
-    rows: projected,
+    rows: rows.map((row) => projectRow(row, options.caseDetails)),
+    ...(options.labels !== undefined ? { labels: options.labels } : {}),
   };
-  return renderHtmlPage({ kind: "report", title, data });
 }
 
 /**

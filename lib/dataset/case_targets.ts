@@ -1,0 +1,232 @@
+/**
+ * Which target each valid case of a validated file runs against, for the check against the
+ * targets file. A YAML file's cases are few and in memory anyway: their uses are a list. A JSONL
+ * file may hold 100,000 cases: its uses are kept as line numbers per target name (4 bytes a
+ * case), and a use is spelt out (its id, and the column where the case names its target) only
+ * when a message needs it, by reading those lines again.
+ *
+ * @module
+ */
+import type { CaseSite } from "./case_pipeline.ts";
+import { readJsonlLines } from "./jsonl_reader.ts";
+import { locateInJsonLine } from "./jsonl_source.ts";
+import { EvalLoadError } from "./errors.ts";
+
+/** A valid case's target and where the case names it (for checking it against targets files). */
+export type CaseTargetUse = CaseSite & {
+  /** Case id. */
+  id: string;
+  /** The target name the case runs against (case, file or sidecar `execution.target`). */
+  target: string;
+};
+
+/** The targets a file's valid cases use. */
+export interface CaseTargets {
+  /** How many cases (uses). */
+  readonly size: number;
+  /** The distinct target names, in no particular order. */
+  names(): string[];
+  /**
+   * The uses whose target `pick` selects, in file order; with `firstOfEach`, only the first use
+   * of each selected name.
+   */
+  select(
+    pick: (target: string) => boolean,
+    options?: { firstOfEach?: boolean },
+  ): Promise<CaseTargetUse[]>;
+}
+
+/**
+ * The uses of a file held in memory (YAML), as a list.
+ *
+ * @example
+ * ```ts
+ * import { ListedTargets } from "./case_targets.ts";
+ * const uses = new ListedTargets([{ id: "a", target: "default", path: "evalcases[0].id", ownTarget: false }]);
+ * uses.names(); // ["default"]
+ * ```
+ */
+export class ListedTargets implements CaseTargets {
+  readonly #uses: readonly CaseTargetUse[];
+
+  /** Wraps the uses, in file order. */
+  constructor(uses: readonly CaseTargetUse[]) {
+    this.#uses = uses;
+  }
+
+  /** How many cases. */
+  get size(): number {
+    return this.#uses.length;
+  }
+
+  /** The distinct target names. */
+  names(): string[] {
+    return [...new Set(this.#uses.map((u) => u.target))];
+  }
+
+  /** The uses `pick` selects, in file order. */
+  select(
+    pick: (target: string) => boolean,
+    options: { firstOfEach?: boolean } = {},
+  ): Promise<CaseTargetUse[]> {
+    const seen = new Set<string>();
+    return Promise.resolve(this.#uses.filter((u) => {
+      if (!pick(u.target)) return false;
+      if (!options.firstOfEach) return true;
+      if (seen.has(u.target)) return false;
+      seen.add(u.target);
+      return true;
+    }));
+  }
+}
+
+/** A growable list of 32-bit integers. */
+class IntList {
+  values = new Int32Array(16);
+  length = 0;
+
+  push(value: number): void {
+    if (this.length === this.values.length) {
+      const grown = new Int32Array(this.length * 2);
+      grown.set(this.values);
+      this.values = grown;
+    }
+    this.values[this.length++] = value;
+  }
+}
+
+/** The uses of one target name in a JSONL file: `line * 2 + ownTarget`, in line order. */
+interface NameUses {
+  entries: IntList;
+  /** The cases' ids, in the same order, when the store keeps them. */
+  ids?: string[];
+}
+
+/**
+ * The uses of a JSONL file's cases, as line numbers per target. A use is spelt out by reading its
+ * line again, unless the ids were kept (`keepIds`) and no column is asked for.
+ *
+ * @example
+ * ```ts
+ * import { JsonlTargets } from "./case_targets.ts";
+ * const uses = new JsonlTargets("cases.jsonl", "/data/cases.jsonl");
+ * uses.add("default", 1, false);
+ * uses.add("azure", 2, true);
+ * uses.names(); // ["default", "azure"]
+ * ```
+ */
+export class JsonlTargets implements CaseTargets {
+  readonly #file: string;
+  readonly #absFile: string;
+  readonly #keepIds: boolean;
+  readonly #byName = new Map<string, NameUses>();
+  #removed: Set<number> | undefined;
+  #size = 0;
+
+  /** A store for the file (as named, and absolute); `keepIds` keeps each case's id too. */
+  constructor(file: string, absFile: string, options: { keepIds?: boolean } = {}) {
+    this.#file = file;
+    this.#absFile = absFile;
+    this.#keepIds = options.keepIds ?? false;
+  }
+
+  /** How many cases. */
+  get size(): number {
+    return this.#size;
+  }
+
+  /** Records that the case on `line` (lines come in increasing order) uses `target`. */
+  add(target: string, line: number, ownTarget: boolean, id?: string): void {
+    let uses = this.#byName.get(target);
+    if (!uses) {
+      uses = { entries: new IntList(), ...(this.#keepIds ? { ids: [] } : {}) };
+      this.#byName.set(target, uses);
+    }
+    uses.entries.push(line * 2 + (ownTarget ? 1 : 0));
+    uses.ids?.push(id ?? "");
+    this.#size++;
+  }
+
+  /** Forgets the case on `line` (a duplicate found once the file was read). */
+  remove(line: number): void {
+    (this.#removed ??= new Set()).add(line);
+    this.#size--;
+  }
+
+  /** The distinct target names. */
+  names(): string[] {
+    return [...this.#byName.keys()];
+  }
+
+  /**
+   * The uses `pick` selects, in file order, with the column of each (the line is read again).
+   * With `located: false` and kept ids, the lines are not read again and uses have no column.
+   */
+  async select(
+    pick: (target: string) => boolean,
+    options: { firstOfEach?: boolean; located?: boolean } = {},
+  ): Promise<CaseTargetUse[]> {
+    const picked: { line: number; own: boolean; target: string; id?: string }[] = [];
+    for (const [target, uses] of this.#byName) {
+      if (!pick(target)) continue;
+      for (let i = 0; i < uses.entries.length; i++) {
+        const entry = uses.entries.values[i];
+        const line = entry >> 1;
+        if (this.#removed?.has(line)) continue;
+        picked.push({ line, own: (entry & 1) === 1, target, id: uses.ids?.[i] });
+        if (options.firstOfEach) break;
+      }
+    }
+    picked.sort((a, b) => a.line - b.line);
+    const located = options.located ?? true;
+    const texts = located || !this.#keepIds
+      ? await readLines(this.#absFile, this.#file, new Set(picked.map((p) => p.line)))
+      : undefined;
+    return picked.map(({ line, own, target, id }) => {
+      const text = texts?.get(line);
+      const use: CaseTargetUse = {
+        line,
+        path: own ? "execution.target" : "id",
+        ownTarget: own,
+        id: id ?? idOf(text, this.#file, line),
+        target,
+      };
+      const column = located && text !== undefined
+        ? locateInJsonLine(text, own ? ["execution", "target"] : ["id"])
+        : undefined;
+      return column === undefined ? use : { ...use, column };
+    });
+  }
+}
+
+/** The texts of the wanted lines of a JSONL file, read again through the loader's reader. */
+export async function readLines(
+  absFile: string,
+  file: string,
+  wanted: ReadonlySet<number>,
+): Promise<Map<number, string>> {
+  const texts = new Map<number, string>();
+  if (wanted.size === 0) return texts;
+  for await (const lines of readJsonlLines(absFile, file)) {
+    for (const line of lines) if (wanted.has(line.line)) texts.set(line.line, line.text);
+  }
+  return texts;
+}
+
+/** The id of the case on a line read again; the file changed when it is no longer there. */
+function idOf(text: string | undefined, file: string, line: number): string {
+  let id: unknown;
+  try {
+    id = text === undefined ? undefined : (JSON.parse(text) as { id?: unknown }).id;
+  } catch {
+    id = undefined;
+  }
+  if (typeof id === "string") return id;
+  throw EvalLoadError.from([{
+    severity: "error",
+    file,
+    line,
+    message:
+      "The file changed while it was read; expected a stable eval file; run again once it is written",
+  }]);
+}

@@ -1,0 +1,48 @@
+/**
+ * The model endpoint each agent CLI sends its model calls to, as far as agentv can tell from the
+ * target's settings and the environment agentv gives the CLI: what a sandbox lets through (see
+ * issue 25). `claude-code` and `codex` are not listed here yet: their endpoints come from
+ * `ANTHROPIC_BASE_URL` and from Codex's `-c model_providers…` arguments.
+ *
+ * @module
+ */
+import type { AgentProvider, ProviderSettingsMap } from "../schema/targets.ts";
+import { copilotCliModelEndpoint } from "./copilot_cli.ts";
+import { geminiCliModelEndpoint } from "./gemini_cli.ts";
+import { opencodeModelEndpoint } from "./opencode.ts";
+import { qwenCodeModelEndpoint } from "./qwen_code.ts";
+
+type Endpoint<K extends AgentProvider> = (
+  settings: ProviderSettingsMap[K],
+  env: Readonly<Record<string, string>>,
+) => string | undefined;
+
+/** Each listed agent kind's endpoint lookup (its module documents where the URL comes from). */
+const ENDPOINTS: { readonly [K in AgentProvider]?: Endpoint<K> } = {
+  "gemini-cli": geminiCliModelEndpoint,
+  "qwen-code": qwenCodeModelEndpoint,
+  "copilot-cli": copilotCliModelEndpoint,
+  opencode: opencodeModelEndpoint,
+};
+
+/**
+ * The URL the agent CLI of `kind` calls its model at (`base_url`, else the variable the CLI reads,
+ * else its provider's public default), or `undefined` when agentv cannot tell (an opencode
+ * provider configured in opencode's own files, a kind not listed here).
+ *
+ * @example
+ * ```ts
+ * import { agentModelEndpoint } from "./agent_endpoints.ts";
+ * agentModelEndpoint("gemini-cli", { name: "g", provider: "gemini-cli" }, {
+ *   GOOGLE_GEMINI_BASE_URL: "http://127.0.0.1:8080",
+ * }); // "http://127.0.0.1:8080"
+ * ```
+ */
+export function agentModelEndpoint<K extends AgentProvider>(
+  kind: K,
+  settings: ProviderSettingsMap[K],
+  env: Readonly<Record<string, string>>,
+): string | undefined {
+  const lookup = ENDPOINTS[kind] as Endpoint<K> | undefined;
+  return lookup?.(settings, env);
+}

@@ -1,0 +1,130 @@
+/**
+ * The `copilot-cli` provider: runs GitHub Copilot CLI headless in the case's workspace,
+ * `copilot --output-format json [--model MODEL] [args…]`, with the prompt on stdin
+ * (`system_prompt`, when set, goes first, then a blank line). Copilot CLI runs tools headless only
+ * when told to: that is the target's choice, in `args` (e.g. `[--allow-all-tools]`) or its own
+ * variables (`COPILOT_ALLOW_ALL`). The stream is parsed as it arrives (`copilot_stream.ts`) into
+ * the row's trace, turns and duration (Copilot CLI reports no token counts), and kept, redacted,
+ * in the case's log.
+ *
+ * Environment: the scrubbed base (`PATH`, `HOME`, `LANG`, `TMPDIR`), Copilot CLI's own variables
+ * (names starting with `COPILOT_`, among them `COPILOT_GITHUB_TOKEN` and the `COPILOT_PROVIDER_*`
+ * of a custom model provider; `GH_HOST`, the proxy and CA variables) and the names the target
+ * lists under `env` (`GH_TOKEN` or `GITHUB_TOKEN` only when listed). `base_url` is handed to the
+ * CLI as `COPILOT_PROVIDER_BASE_URL`, the endpoint of a custom (BYOK) provider (see
+ * {@link copilotCliModelEndpoint}).
+ *
+ * An agent that exits non-zero, reports an error (`session.error`), or ends without a final
+ * answer fails the case with the agent's own message; the trace so far is kept on the error row.
+ *
+ * @module
+ */
+import type { CopilotCliSettings } from "../schema/targets.ts";
+import { type AgentInvocation, invokeAgent } from "./agent_target.ts";
+import { childEnv } from "./child_env.ts";
+import { createCopilotStreamParser } from "./copilot_stream.ts";
+import { permitOf, type ProviderContext, type TargetCore } from "./provider_context.ts";
+import { createRedactor, isSecretName } from "../text/redact.ts";
+
+/** Variables of Copilot CLI itself, passed on when set (besides the names listed in `env`). */
+const COPILOT_CLI_VARIABLES = /^(COPILOT_\w+|GH_HOST|HTTPS?_PROXY|NO_PROXY|NODE_EXTRA_CA_CERTS)$/i;
+
+/** The variable Copilot CLI reads a custom model provider's endpoint from. */
+export const COPILOT_CLI_BASE_URL_VARIABLE = "COPILOT_PROVIDER_BASE_URL";
+
+/** The endpoint Copilot CLI calls without a custom provider: GitHub Copilot's own API. */
+export const COPILOT_API_URL = "https://api.githubcopilot.com";
+
+/**
+ * The arguments of one run (the prompt goes to stdin).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { copilotCliArgs } from "./copilot_cli.ts";
+ * assert.deepEqual(
+ *   copilotCliArgs({ name: "c", provider: "copilot-cli", model: "gpt-5", args: ["--allow-all-tools"] }),
+ *   ["--output-format", "json", "--model", "gpt-5", "--allow-all-tools"],
+ * );
+ * ```
+ */
+export function copilotCliArgs(settings: CopilotCliSettings): string[] {
+  return [
+    "--output-format",
+    "json",
+    ...(settings.model !== undefined && settings.model !== "" ? ["--model", settings.model] : []),
+    ...(settings.args ?? []),
+  ];
+}
+
+/**
+ * The environment Copilot CLI runs with: the scrubbed base, Copilot CLI's own variables, the
+ * names listed in `env`, and `base_url` as `COPILOT_PROVIDER_BASE_URL`.
+ *
+ * @example
+ * ```ts
+ * import { copilotCliEnv } from "./copilot_cli.ts";
+ * copilotCliEnv({ PATH: "/bin", COPILOT_PROVIDER_API_KEY: "k", GITHUB_TOKEN: "t" }, {
+ *   name: "c", provider: "copilot-cli", base_url: "http://127.0.0.1:8080/v1",
+ * });
+ * // { PATH: "/bin", COPILOT_PROVIDER_API_KEY: "k", COPILOT_PROVIDER_BASE_URL: "http://127.0.0.1:8080/v1" }
+ * ```
+ */
+export function copilotCliEnv(
+  source: Readonly<Record<string, string>>,
+  settings: CopilotCliSettings,
+): Record<string, string> {
+  const own = Object.keys(source).filter((name) => COPILOT_CLI_VARIABLES.test(name));
+  const env = childEnv(source, [...own, ...(settings.env ?? [])]);
+  if (settings.base_url !== undefined) env[COPILOT_CLI_BASE_URL_VARIABLE] = settings.base_url;
+  return env;
+}
+
+/**
+ * The model endpoint Copilot CLI calls: `base_url`, else `COPILOT_PROVIDER_BASE_URL` from the
+ * environment agentv gives it, else GitHub Copilot's API.
+ *
+ * @example
+ * ```ts
+ * import { copilotCliModelEndpoint } from "./copilot_cli.ts";
+ * copilotCliModelEndpoint({ name: "c", provider: "copilot-cli" }, {});
+ * // "https://api.githubcopilot.com"
+ * ```
+ */
+export function copilotCliModelEndpoint(
+  settings: CopilotCliSettings,
+  source: Readonly<Record<string, string>>,
+): string {
+  return copilotCliEnv(source, settings)[COPILOT_CLI_BASE_URL_VARIABLE] ?? COPILOT_API_URL;
+}
+
+/** Creates the `copilot-cli` provider. */
+export function createCopilotCliTarget(
+  settings: CopilotCliSettings,
+  context: ProviderContext,
+): TargetCore {
+  const env = copilotCliEnv(context.env, settings);
+  const ownSecrets = Object.entries(env).filter(([name]) => isSecretName(name))
+    .map(([, value]) => value).filter((v) => v.trim() !== "");
+  const redactor = createRedactor([...context.secrets, ...ownSecrets]);
+  const agent: AgentInvocation = {
+    label: `Copilot CLI target '${context.name}'`,
+    permit: () => permitOf(context, "agent_target"),
+    env,
+    redact: redactor.text,
+    ...(settings.timeout_seconds !== undefined ? { timeoutSeconds: settings.timeout_seconds } : {}),
+    ...(settings.max_output_bytes !== undefined
+      ? { maxOutputBytes: settings.max_output_bytes }
+      : {}),
+    install: "install Copilot CLI: npm install -g @github/copilot",
+    missingAnswer: "no assistant message after its last tool call",
+    retryTimeouts: false,
+    prompt: (request) =>
+      settings.system_prompt !== undefined && settings.system_prompt !== ""
+        ? `${settings.system_prompt}\n\n${request.prompt}`
+        : request.prompt,
+    parser: () => createCopilotStreamParser(),
+    durationMs: (trace, result) => trace.duration_ms ?? result.durationMs,
+  };
+  return { secrets: ownSecrets, invoke: (request) => invokeAgent(agent, request) };
+}

@@ -1,0 +1,190 @@
+/**
+ * The `opencode` provider: runs opencode headless in the case's workspace,
+ * `opencode run --format json [-m PROVIDER/MODEL] [args…]`, with the prompt on stdin
+ * (`system_prompt`, when set, goes first, then a blank line). Providers, keys and permissions are
+ * opencode's own configuration (`opencode.json`, `~/.config/opencode`, or the JSON in
+ * `OPENCODE_CONFIG_CONTENT`). The stream is parsed as it arrives (`opencode_stream.ts`) into the
+ * row's trace, token usage, cost, turns and duration, and kept, redacted, in the case's log.
+ *
+ * Environment: the scrubbed base (`PATH`, `HOME`, `LANG`, `TMPDIR`), opencode's own variables
+ * (names starting with `OPENCODE_`, the proxy and CA variables) and the names the target lists
+ * under `env` (the provider's key, e.g. `ANTHROPIC_API_KEY`: opencode reads many, agentv passes on
+ * only the ones listed). `base_url` becomes the `baseURL` option of the model's provider (the part
+ * of `model` before the `/`), merged into `OPENCODE_CONFIG_CONTENT` (see
+ * {@link opencodeModelEndpoint}).
+ *
+ * An agent that exits non-zero, reports an error (an `error` event), or ends without a final answer
+ * fails the case with the agent's own message; the trace so far is kept on the error row.
+ *
+ * @module
+ */
+import type { OpencodeSettings } from "../schema/targets.ts";
+import { type AgentInvocation, invokeAgent } from "./agent_target.ts";
+import { childEnv } from "./child_env.ts";
+import { createOpencodeStreamParser } from "./opencode_stream.ts";
+import { permitOf, type ProviderContext, type TargetCore } from "./provider_context.ts";
+import { createRedactor, isSecretName } from "../text/redact.ts";
+import { TargetConfigError } from "../dataset/targets_errors.ts";
+
+/** Variables of opencode itself, passed on when set (besides the names listed in `env`). */
+const OPENCODE_VARIABLES = /^(OPENCODE_\w+|HTTPS?_PROXY|NO_PROXY|NODE_EXTRA_CA_CERTS)$/i;
+
+/** The variable holding configuration JSON that opencode merges over its config files. */
+export const OPENCODE_CONFIG_VARIABLE = "OPENCODE_CONFIG_CONTENT";
+
+/**
+ * The arguments of one run (the prompt goes to stdin).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { opencodeArgs } from "./opencode.ts";
+ * assert.deepEqual(
+ *   opencodeArgs({ name: "o", provider: "opencode", model: "anthropic/claude-sonnet-4-5" }),
+ *   ["run", "--format", "json", "-m", "anthropic/claude-sonnet-4-5"],
+ * );
+ * ```
+ */
+export function opencodeArgs(settings: OpencodeSettings): string[] {
+  return [
+    "run",
+    "--format",
+    "json",
+    ...(settings.model !== undefined && settings.model !== "" ? ["-m", settings.model] : []),
+    ...(settings.args ?? []),
+  ];
+}
+
+/** The provider part of an opencode model (`anthropic` of `anthropic/claude-…`). */
+function modelProvider(model: string | undefined): string | undefined {
+  const slash = model?.indexOf("/") ?? -1;
+  return model !== undefined && slash > 0 ? model.slice(0, slash) : undefined;
+}
+
+/** Parses configuration JSON from `OPENCODE_CONFIG_CONTENT` (an object, else `undefined`). */
+function configOf(text: string | undefined): Record<string, unknown> | undefined {
+  if (text === undefined || text.trim() === "") return undefined;
+  try {
+    const value = JSON.parse(text);
+    return value !== null && typeof value === "object" && !Array.isArray(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The environment opencode runs with: the scrubbed base, opencode's own variables, the names
+ * listed in `env`, and `base_url` as the `baseURL` of the model's provider in
+ * `OPENCODE_CONFIG_CONTENT` (merged into the configuration given there, if any). Throws a
+ * `TargetConfigError` when `base_url` is set without a `provider/model` model, or when the given
+ * `OPENCODE_CONFIG_CONTENT` is not a JSON object.
+ *
+ * @example
+ * ```ts
+ * import { opencodeEnv } from "./opencode.ts";
+ * opencodeEnv({ PATH: "/bin" }, {
+ *   name: "o", provider: "opencode", model: "local/qwen3", base_url: "http://127.0.0.1:8080/v1",
+ * });
+ * // { PATH: "/bin",
+ * //   OPENCODE_CONFIG_CONTENT: '{"provider":{"local":{"options":{"baseURL":"http://127.0.0.1:8080/v1"}}}}' }
+ * ```
+ */
+export function opencodeEnv(
+  source: Readonly<Record<string, string>>,
+  settings: OpencodeSettings,
+): Record<string, string> {
+  const own = Object.keys(source).filter((name) => OPENCODE_VARIABLES.test(name));
+  const env = childEnv(source, [...own, ...(settings.env ?? [])]);
+  if (settings.base_url === undefined) return env;
+  const provider = modelProvider(settings.model);
+  if (provider === undefined) {
+    throw new TargetConfigError(
+      `Target '${settings.name}' sets base_url, but its model '${
+        settings.model ?? ""
+      }' names no provider`,
+      {
+        target: settings.name,
+        hint: "write the model as PROVIDER/MODEL (e.g. local/qwen3-coder): base_url becomes " +
+          "that provider's baseURL",
+      },
+    );
+  }
+  const given = env[OPENCODE_CONFIG_VARIABLE];
+  const config = given === undefined ? {} : configOf(given);
+  if (config === undefined) {
+    throw new TargetConfigError(
+      `Target '${settings.name}' sets base_url, but ${OPENCODE_CONFIG_VARIABLE} is not a JSON object`,
+      { target: settings.name, hint: `fix ${OPENCODE_CONFIG_VARIABLE}, or leave base_url out` },
+    );
+  }
+  const providers = { ...asRecord(config.provider) };
+  const entry = asRecord(providers[provider]);
+  providers[provider] = {
+    ...entry,
+    options: { ...asRecord(entry.options), baseURL: settings.base_url },
+  };
+  env[OPENCODE_CONFIG_VARIABLE] = JSON.stringify({ ...config, provider: providers });
+  return env;
+}
+
+/**
+ * The model endpoint opencode calls, when agentv can tell: `base_url`, else the `baseURL` given
+ * for the model's provider in `OPENCODE_CONFIG_CONTENT`; `undefined` when it comes from
+ * opencode's config files or its built-in provider defaults.
+ *
+ * @example
+ * ```ts
+ * import { opencodeModelEndpoint } from "./opencode.ts";
+ * opencodeModelEndpoint({ name: "o", provider: "opencode", model: "local/m" }, {
+ *   OPENCODE_CONFIG_CONTENT: '{"provider":{"local":{"options":{"baseURL":"http://127.0.0.1:9/v1"}}}}',
+ * });
+ * // "http://127.0.0.1:9/v1"
+ * ```
+ */
+export function opencodeModelEndpoint(
+  settings: OpencodeSettings,
+  source: Readonly<Record<string, string>>,
+): string | undefined {
+  const provider = modelProvider(settings.model);
+  if (provider === undefined) return undefined;
+  const config = configOf(opencodeEnv(source, settings)[OPENCODE_CONFIG_VARIABLE]);
+  const url = asRecord(asRecord(asRecord(config?.provider)[provider]).options).baseURL;
+  return typeof url === "string" ? url : undefined;
+}
+
+/** Creates the `opencode` provider. */
+export function createOpencodeTarget(
+  settings: OpencodeSettings,
+  context: ProviderContext,
+): TargetCore {
+  const env = opencodeEnv(context.env, settings);
+  const ownSecrets = Object.entries(env).filter(([name]) => isSecretName(name))
+    .map(([, value]) => value).filter((v) => v.trim() !== "");
+  const redactor = createRedactor([...context.secrets, ...ownSecrets]);
+  const agent: AgentInvocation = {
+    label: `opencode target '${context.name}'`,
+    permit: () => permitOf(context, "agent_target"),
+    env,
+    redact: redactor.text,
+    ...(settings.timeout_seconds !== undefined ? { timeoutSeconds: settings.timeout_seconds } : {}),
+    ...(settings.max_output_bytes !== undefined
+      ? { maxOutputBytes: settings.max_output_bytes }
+      : {}),
+    install: "install opencode: npm install -g opencode-ai",
+    missingAnswer: "no text after its last tool call",
+    retryTimeouts: false,
+    prompt: (request) =>
+      settings.system_prompt !== undefined && settings.system_prompt !== ""
+        ? `${settings.system_prompt}\n\n${request.prompt}`
+        : request.prompt,
+    parser: () => createOpencodeStreamParser(),
+    durationMs: (_trace, result) => result.durationMs,
+  };
+  return { secrets: ownSecrets, invoke: (request) => invokeAgent(agent, request) };
+}
+
+function asRecord(value: unknown): Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value)
+    ? value as Record<string, unknown>
+    : {};
+}
