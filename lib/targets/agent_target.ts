@@ -1,9 +1,11 @@
 /**
- * One invocation of an agent CLI target (`claude-code`, `codex`): start the agent in the case's
- * workspace with the prompt on stdin, inside its sandbox when it has one (`sandbox_launch.ts`:
- * the workspace and the CLI's own state folders writable, the case's input files readable, its
- * model endpoint reachable), feed its stream to the target's parser, and turn the trace and the
- * process's end into a response, or a {@link TargetError} carrying the trace so far.
+ * One invocation of an agent CLI target (`claude-code`, `codex`, `gemini-cli`, `qwen-code`,
+ * `copilot-cli`, `opencode`): start the agent in the case's workspace with the prompt on stdin,
+ * inside its sandbox when it has one (`sandbox_launch.ts`: the workspace and the CLI's own state
+ * folders writable, the case's input files and the CLI's configuration readable, what the CLI
+ * needs seeded into its private home, its model endpoint reachable), feed its stream to the
+ * target's parser, and turn the trace and the process's end into a response, or a
+ * {@link TargetError} carrying the trace so far.
  *
  * @module
  */
@@ -25,28 +27,74 @@ import type { ProviderContext } from "./provider_context.ts";
 import type { SandboxSettings } from "../schema/sandbox.ts";
 import { TargetConfigError } from "../dataset/targets_errors.ts";
 
+/** A file written into a sandbox's private home before the agent starts. */
+export interface HomeFile {
+  /** Its path inside the home (relative, without `..`). */
+  path: string;
+  /** Its text. */
+  text: string;
+}
+
+/**
+ * A folder a CLI unpacks itself into on its first run (Copilot CLI's package cache, ~235 MB):
+ * bound read-only once it is unpacked, else writable (made first), so it is unpacked once, not in
+ * every case's private home.
+ */
+export interface UnpackDir {
+  /** The folder (absolute). */
+  path: string;
+  /** Whether the CLI has unpacked itself there (checked as each case starts). */
+  unpacked(): boolean;
+}
+
 /** How an agent target is sandboxed. */
 export interface AgentSandbox {
   /** The sandbox. */
   policy: SandboxPolicy;
   /** Its model endpoints (what `network: model-only` lets through, besides `allow_hosts`). */
   endpoints: Endpoint[];
-  /** Folders the CLI keeps its own state in (e.g. `CODEX_HOME`): writable. */
+  /** Folders the CLI keeps its own state in (e.g. `CODEX_HOME`): writable, made when missing. */
   stateDirs: string[];
+  /** Files and folders of the CLI's own configuration it only reads (e.g. `OPENCODE_CONFIG`). */
+  readOnly: string[];
+  /** What the CLI needs in its (empty) private home to run headless (e.g. Gemini CLI's auth type). */
+  homeFiles: HomeFile[];
+  /** Folders the CLI unpacks itself into (see {@link UnpackDir}). */
+  unpackDirs: UnpackDir[];
   /** Folder of the sandbox's private folder (default the OS temp folder). */
   tempDir?: string;
 }
 
+/** What an agent kind tells {@link agentSandbox} about its CLI. */
+export interface AgentSandboxSpec {
+  /** `Claude Code target 'x'`: starts warnings and errors. */
+  label: string;
+  /** The model endpoints the CLI would use (URLs), when `base_url` is not set. */
+  endpoints: readonly (string | undefined)[];
+  /** Folders of its own state, from its variables (unset ones are `undefined`). */
+  stateDirs: readonly (string | undefined)[];
+  /** Configuration it only reads, from its variables. */
+  readOnly?: readonly (string | undefined)[];
+  /** Files it needs in its private home. */
+  homeFiles?: readonly HomeFile[];
+  /** Folders it unpacks itself into. */
+  unpackDirs?: readonly UnpackDir[];
+}
+
+const defined = (list: readonly (string | undefined)[] | undefined): string[] =>
+  (list ?? []).filter((d): d is string => d !== undefined && d !== "").map((d) => resolve(d));
+
 /**
  * The sandbox of an agent target from its settings: `undefined` when it runs without one. The
- * model endpoint is `base_url` when set, else the first of `endpoints` (what the CLI would use
- * from the environment or arguments agentv gives it, then the provider's public default). Throws
- * a `TargetConfigError` when a sandbox named explicitly cannot be given.
+ * model endpoint is `base_url` when set, else `spec.endpoints` (what the CLI would use from the
+ * environment or arguments agentv gives it, then the provider's public default). Throws a
+ * `TargetConfigError` when a sandbox named explicitly cannot be given; warns when a
+ * `model-only` sandbox would let nothing through (no endpoint known, no `allow_hosts`).
  */
 export function agentSandbox(
   settings: SandboxSettings & { base_url?: string },
   context: ProviderContext,
-  spec: { label: string; endpoints: readonly string[]; stateDirs: readonly (string | undefined)[] },
+  spec: AgentSandboxSpec,
 ): AgentSandbox | undefined {
   let policy: SandboxPolicy | undefined;
   try {
@@ -67,14 +115,23 @@ export function agentSandbox(
   const endpoints: Endpoint[] = [];
   for (const url of urls) {
     try {
-      endpoints.push(endpointOfUrl(url));
+      if (url !== undefined) endpoints.push(endpointOfUrl(url));
     } catch { /* not a URL: the CLI cannot use it either */ }
+  }
+  if (policy.network === "model-only" && endpoints.length + policy.allowHosts.length === 0) {
+    context.onWarning?.(
+      `${spec.label} runs in a sandbox with network: model-only, but agentv cannot tell its ` +
+        "model endpoint (it comes from the CLI's own configuration): it can reach nothing; set " +
+        "base_url, or name the endpoint in allow_hosts",
+    );
   }
   return {
     policy,
     endpoints,
-    stateDirs: spec.stateDirs.filter((d): d is string => d !== undefined && d !== "")
-      .map((d) => resolve(d)),
+    stateDirs: defined(spec.stateDirs),
+    readOnly: defined(spec.readOnly),
+    homeFiles: [...(spec.homeFiles ?? [])],
+    unpackDirs: [...(spec.unpackDirs ?? [])],
     ...(context.tempDir !== undefined ? { tempDir: context.tempDir } : {}),
   };
 }
@@ -187,8 +244,12 @@ export async function invokeAgent(
   return response;
 }
 
-/** Opens the sandbox of one run: the workspace and state folders writable, input files readable. */
-function openAgentSandbox(
+/**
+ * Opens the sandbox of one run: the workspace and state folders writable (made when missing),
+ * the input files and the CLI's read-only configuration readable, each folder it unpacks itself
+ * into read-only once unpacked (else writable), its home files seeded.
+ */
+async function openAgentSandbox(
   sandbox: AgentSandbox,
   argv: string[],
   env: Record<string, string>,
@@ -196,12 +257,18 @@ function openAgentSandbox(
   request: TargetRequest,
 ): Promise<OpenSandbox> {
   const files = request.evalCase.file_paths.map((p) => resolve(request.evalDir, p));
+  const unpacked = sandbox.unpackDirs.filter((d) => d.unpacked()).map((d) => d.path);
+  const unpacking = sandbox.unpackDirs.filter((d) => !unpacked.includes(d.path)).map((d) => d.path);
+  for (const dir of [...sandbox.stateDirs, ...unpacking]) {
+    await Deno.mkdir(dir, { recursive: true });
+  }
   return openSandbox(sandbox.policy, {
     argv,
     env,
     cwd,
-    writable: [cwd, ...sandbox.stateDirs],
-    readOnly: files,
+    writable: [cwd, ...sandbox.stateDirs, ...unpacking],
+    readOnly: [...files, ...sandbox.readOnly, ...unpacked],
+    homeFiles: sandbox.homeFiles,
     endpoints: sandbox.endpoints,
     ...(sandbox.tempDir !== undefined ? { tempDir: sandbox.tempDir } : {}),
   });

@@ -5,7 +5,8 @@
  *
  * - the system read-only; `/run` (sockets such as Docker's), the homes (`/home`, `/root`, `$HOME`)
  *   and `/var/tmp` hidden behind empty folders; a private, empty, writable `$HOME` (at the same
- *   path) and `/tmp` (`TMPDIR=/tmp`), both deleted with the sandbox;
+ *   path) and `/tmp` (`TMPDIR=/tmp`), both deleted with the sandbox; the files a CLI needs in its
+ *   home to run headless written there first;
  * - writable: the case's workspace and the paths the caller and `writable` name; read-only: the
  *   paths the caller and `read_only` name, the executable's install folder (an npm package's
  *   `node_modules`, else the executable's folder), and the `PATH` folders inside a hidden home;
@@ -19,7 +20,7 @@
  *
  * @module
  */
-import { isAbsolute, join, resolve } from "node:path";
+import { dirname, isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { bwrapArgs, type SandboxMount } from "./sandbox_bwrap.ts";
 import { dockerPlan, dockerRunArgs, stopContainer, trackContainer } from "./sandbox_docker.ts";
@@ -49,6 +50,8 @@ export interface SandboxRequest {
   readOnly?: readonly string[];
   /** With `network: model-only`: its model endpoints (reached besides `allow_hosts`). */
   endpoints?: readonly Endpoint[];
+  /** Files written into the private home first (paths relative to it, without `..`). */
+  homeFiles?: readonly { path: string; text: string }[];
   /** Folder of the private folder (default the OS temp folder). */
   tempDir?: string;
 }
@@ -178,6 +181,7 @@ export async function openSandbox(
   const remove = () => Deno.remove(dir, { recursive: true }).catch(() => {});
   try {
     for (const sub of ["home", "tmp", "sock"]) await Deno.mkdir(join(dir, sub));
+    await seedHome(join(dir, "home"), request.homeFiles ?? []);
     const layout = sandboxLayout(policy, request, dir);
     const relay: RelayProcess | undefined = layout.routes.length > 0
       ? startRelayProcess(layout.routes, request.env)
@@ -217,6 +221,21 @@ export async function openSandbox(
     await remove();
     if (error instanceof SandboxUnavailableError) throw error;
     throw new SandboxUnavailableError((error as Error).message);
+  }
+}
+
+/** Writes `files` into the private home `home` (a path that would leave it is a bug: throws). */
+async function seedHome(
+  home: string,
+  files: readonly { path: string; text: string }[],
+): Promise<void> {
+  for (const file of files) {
+    const path = resolve(home, file.path);
+    if (isAbsolute(file.path) || !isInside(path, home) || path === home) {
+      throw new Error(`a home file must stay inside the home, got '${file.path}'`);
+    }
+    await Deno.mkdir(dirname(path), { recursive: true });
+    await Deno.writeTextFile(path, file.text, { mode: 0o600 });
   }
 }
 

@@ -16,6 +16,7 @@ import { createTarget } from "../../lib/targets/registry.ts";
 import type { TargetRequest } from "../../lib/targets/types.ts";
 import type { CodeJudgeConfig, CompositeConfig } from "../../lib/schema/evaluator.ts";
 import type { EvalCase } from "../../lib/schema/eval_case.ts";
+import { AGENT_PROVIDERS } from "../../lib/schema/target_providers.ts";
 import { startProviderServer } from "../_helpers/provider_servers.ts";
 import { tempTree, type Tree } from "../_helpers/temp_tree.ts";
 import { makeContext } from "../scoring/_context.ts";
@@ -84,8 +85,16 @@ Deno.test("a code judge and a code aggregator start nothing their run's grant do
 
 Deno.test("cli targets, their healthchecks and agent targets start nothing their grant does not hold", async () => {
   await using tree = await tempTree({});
-  await Deno.writeTextFile(join(tree.dir, "claude"), `#!/bin/sh\ntouch ${tree.dir}/AGENT_RAN\n`);
-  await Deno.chmod(join(tree.dir, "claude"), 0o755);
+  // A stand-in of every agent kind, each leaving its own marker if it ever starts.
+  const agents = AGENT_PROVIDERS.map((kind) => ({
+    name: kind,
+    provider: kind,
+    executable: join(tree.dir, kind),
+  }));
+  for (const kind of AGENT_PROVIDERS) {
+    await Deno.writeTextFile(join(tree.dir, kind), `#!/bin/sh\ntouch ${tree.dir}/${kind}_RAN\n`);
+    await Deno.chmod(join(tree.dir, kind), 0o755);
+  }
   const definitions = [
     { name: "cli", provider: "cli", command_template: `touch ${tree.dir}/CLI_RAN; echo hi` },
     {
@@ -94,7 +103,7 @@ Deno.test("cli targets, their healthchecks and agent targets start nothing their
       command_template: "echo hi",
       healthcheck: { type: "command", command_template: `touch ${tree.dir}/HEALTH_RAN` },
     },
-    { name: "agent", provider: "claude-code", executable: join(tree.dir, "claude") },
+    ...agents,
   ];
   for (const definition of definitions) {
     // A grant holding the needs of every other target, not this one's.
@@ -110,7 +119,7 @@ Deno.test("cli targets, their healthchecks and agent targets start nothing their
       }
     }
   }
-  for (const marker of ["CLI_RAN", "HEALTH_RAN", "AGENT_RAN"]) {
+  for (const marker of ["CLI_RAN", "HEALTH_RAN", ...AGENT_PROVIDERS.map((k) => `${k}_RAN`)]) {
     assert.equal(await exists(join(tree.dir, marker)), false, `${marker}: it started`);
   }
 });
@@ -156,6 +165,9 @@ Deno.test("every process agentv starts goes through a permit", async () => {
     runScript: /\brunScript\(/,
     runAgentCli: /\brunAgentCli\(/,
     runJudgeScript: /\brunJudgeScript\(/,
+    // Other ways to start a process: none may appear.
+    "node:child_process": /["']node:child_process["']/,
+    "Deno.run": /\bDeno\.run\(/,
   };
   for await (const path of walk(lib)) {
     const text = await Deno.readTextFile(path);
@@ -216,6 +228,15 @@ Deno.test("every process agentv starts goes through a permit", async () => {
   assert.match(await source("targets/cli.ts"), /permitOf\(context, "cli_target"\)\.template/);
   assert.match(await source("targets/cli.ts"), /permitOf\(context, "healthcheck"\)\.template/);
   assert.match(await source("targets/agent_target.ts"), /agent\.permit\(\)\.argv/);
+  // Every agent kind starts its CLI through invokeAgent only, with its own agent_target permit,
+  // in the sandbox its settings give (a new kind must be wired the same way).
+  for (const kind of AGENT_PROVIDERS) {
+    const module = await source(`targets/${kind.replace("-", "_")}.ts`);
+    assert.match(module, /permit: \(\) => permitOf\(context, "agent_target"\)/, kind);
+    assert.match(module, /invoke: \(request\) => invokeAgent\(agent, request\)/, kind);
+    assert.match(module, /const sandbox = agentSandbox\(settings, context, \{/, kind);
+    assert.match(module, /\.\.\.\(sandbox !== undefined \? \{ sandbox \} : \{\}\)/, kind);
+  }
   assert.match(await source("scoring/script_process.ts"), /permit: CommandPermit/);
   assert.match(await source("scoring/judge_sandbox.ts"), /argv: permit\.argv/);
 });
