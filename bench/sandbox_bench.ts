@@ -5,8 +5,9 @@
  * - a trivial process (`true`) started as a starter starts it (`openSandbox`, spawn, wait, close):
  *   no sandbox, `bubblewrap` with `network: none` (bwrap only) and with `network: model-only`
  *   (bwrap, the relay process outside and the forwarder inside);
- * - with the real Claude Code installed (tests/_helpers/agent_clis.ts): a one-turn case through
- *   `runEval` against the loopback mock, `sandbox: none` vs the default sandbox (median of 5).
+ * - with the real Claude Code and Gemini CLI installed (tests/_helpers/agent_clis.ts): a one-turn
+ *   case through `runEval` against each one's loopback mock, `sandbox: none` vs the default
+ *   sandbox (median of 5).
  *
  * Run: `deno run --allow-read --allow-write --allow-env --allow-net=127.0.0.1 --allow-run
  * bench/sandbox_bench.ts`.
@@ -20,6 +21,7 @@ import type { NetworkMode } from "../lib/schema/sandbox.ts";
 import { runEval } from "../lib/run/run_eval.ts";
 import { locateAgentCli } from "../tests/_helpers/agent_clis.ts";
 import { startAnthropicSseServer } from "../tests/_helpers/anthropic_sse_server.ts";
+import { startGeminiSseServer } from "../tests/_helpers/gemini_sse_server.ts";
 
 const PATH = Deno.env.get("PATH") ?? "/usr/bin:/bin";
 
@@ -75,19 +77,65 @@ async function alternate<K extends string>(
   return Object.fromEntries(keys.map((k) => [k, median(times[k])])) as Record<K, number>;
 }
 
-/** One case through Claude Code: a single text turn from the mock, `sandbox` as given. */
-async function claudeCase(executable: string, sandbox: "none" | "default"): Promise<number> {
+/** An agent CLI benchmarked through one case: its target settings, variables and mock server. */
+interface AgentBench {
+  /** Target settings besides the name and executable (JSON values are YAML). */
+  target(serverUrl: string): Record<string, unknown>;
+  /** Its variables (besides `PATH`, `HOME`, `TMPDIR`). */
+  env(serverUrl: string): Record<string, string>;
+  /** Its loopback model server, answering one text turn. */
+  server(): AsyncDisposable & { url: string };
+}
+
+const AGENTS: Record<"claude" | "gemini", AgentBench> = {
+  claude: {
+    target: () => ({ provider: "claude-code" }),
+    env: (url) => ({
+      ANTHROPIC_BASE_URL: url,
+      ANTHROPIC_API_KEY: "sk-bench",
+      DISABLE_TELEMETRY: "1",
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+    }),
+    server: () => startAnthropicSseServer({ turns: [{ text: "hi" }] }),
+  },
+  gemini: {
+    // Its auth type: in the case's home below (no sandbox), seeded by agentv (its sandbox).
+    target: (url) => ({
+      provider: "gemini-cli",
+      model: "gemini-mock",
+      base_url: url,
+      args: ["--skip-trust"],
+    }),
+    env: () => ({ GEMINI_API_KEY: "gk-bench" }),
+    server: () => startGeminiSseServer({ turns: [{ text: "hi" }] }),
+  },
+};
+
+/** One case through an agent CLI: a single text turn from its mock, `sandbox` as given. */
+async function agentCase(
+  agent: AgentBench,
+  executable: string,
+  sandbox: "none" | "default",
+): Promise<number> {
   const dir = await Deno.makeTempDir({ prefix: "agentv-sandbox-bench-" });
-  await using server = startAnthropicSseServer({ turns: [{ text: "hi" }] });
+  await using server = agent.server();
   try {
-    await Deno.mkdir(join(dir, ".agentv"));
-    await Deno.mkdir(join(dir, "evals"));
-    await Deno.mkdir(join(dir, ".git"));
+    for (const sub of [".agentv", "evals", ".git", ".gemini"]) await Deno.mkdir(join(dir, sub));
+    await Deno.writeTextFile(
+      join(dir, ".gemini/settings.json"),
+      JSON.stringify({ security: { auth: { selectedType: "gemini-api-key" } } }),
+    );
+    const settings = {
+      name: "default",
+      ...agent.target(server.url),
+      executable,
+      ...(sandbox === "none" ? { sandbox: "none" } : {}),
+    };
     await Deno.writeTextFile(
       join(dir, ".agentv/targets.yaml"),
-      `targets:\n  - name: default\n    provider: claude-code\n    executable: ${
-        JSON.stringify(executable)
-      }\n${sandbox === "none" ? "    sandbox: none\n" : ""}`,
+      `targets:\n  - ${
+        Object.entries(settings).map(([k, v]) => `${k}: ${JSON.stringify(v)}`).join("\n    ")
+      }\n`,
     );
     await Deno.writeTextFile(
       join(dir, "evals/a.yaml"),
@@ -97,19 +145,11 @@ async function claudeCase(executable: string, sandbox: "none" | "default"): Prom
     const { rows } = await runEval({
       files: [join(dir, "evals")],
       cwd: dir,
-      env: {
-        PATH,
-        HOME: dir,
-        TMPDIR: dir,
-        ANTHROPIC_BASE_URL: server.url,
-        ANTHROPIC_API_KEY: "sk-bench",
-        DISABLE_TELEMETRY: "1",
-        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-      },
+      env: { PATH, HOME: dir, TMPDIR: dir, ...agent.env(server.url) },
       allowRun: true,
       workers: 1,
     });
-    if (rows[0]?.status !== "ok") throw new Error(`claude case: ${rows[0]?.error}`);
+    if (rows[0]?.status !== "ok") throw new Error(`agent case: ${rows[0]?.error}`);
     return performance.now() - started;
   } finally {
     await Deno.remove(dir, { recursive: true });
@@ -127,16 +167,17 @@ try {
   for (const [name, ms] of Object.entries(start)) {
     console.log(`  ${name.padEnd(32)} ${ms.toFixed(1)}  (+${(ms - start.none).toFixed(1)})`);
   }
-  const claude = await locateAgentCli("claude");
-  if (claude.path !== undefined) {
-    const path = claude.path;
+  for (const [name, label] of [["claude", "Claude Code"], ["gemini", "Gemini CLI"]] as const) {
+    const cli = await locateAgentCli(name);
+    if (cli.path === undefined) continue;
+    const path = cli.path;
     const cases = await alternate({
-      none: () => claudeCase(path, "none"),
-      "default sandbox": () => claudeCase(path, "default"),
+      none: () => agentCase(AGENTS[name], path, "none"),
+      "default sandbox": () => agentCase(AGENTS[name], path, "default"),
     }, 5);
-    console.log("A one-turn Claude Code case through runEval (median of 5, ms):");
-    for (const [name, ms] of Object.entries(cases)) {
-      console.log(`  ${name.padEnd(32)} ${ms.toFixed(1)}  (+${(ms - cases.none).toFixed(1)})`);
+    console.log(`A one-turn ${label} case through runEval (median of 5, ms):`);
+    for (const [variant, ms] of Object.entries(cases)) {
+      console.log(`  ${variant.padEnd(32)} ${ms.toFixed(1)}  (+${(ms - cases.none).toFixed(1)})`);
     }
   }
 } finally {
