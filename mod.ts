@@ -7,6 +7,7 @@
  * @example Load the cases of an eval file
  * ```ts
  * import { loadEvalCases } from "@agentv/agentv";
+ * import assert from "node:assert/strict";
  * import { join } from "node:path";
  *
  * // A dataset folder: `.agentv/` marks its root.
@@ -20,13 +21,14 @@
  * const cases = await loadEvalCases(join(dir, "dataset.yaml"), {
  *   onDiagnostic: (d) => console.warn(`${d.file}:${d.line}:${d.column}: ${d.message}`),
  * });
- * console.log(cases.length); // 1
+ * assert.equal(cases.length, 1);
  * await Deno.remove(dir, { recursive: true });
  * ```
  *
  * @example Run evals and gate on the result
  * ```ts
  * import { runEval } from "@agentv/agentv";
+ * import assert from "node:assert/strict";
  * import { join } from "node:path";
  *
  * // A dataset with a mock target (swap in `provider: openai` and a `${{ OPENAI_API_KEY }}`).
@@ -47,7 +49,7 @@
  *   env: {},
  *   cwd: dir,
  * });
- * console.log(summary.scores.mean); // 1
+ * assert.equal(summary.scores.mean, 1);
  * if (summary.errors.length > 0 || summary.verdicts.fail > 0) throw new Error("evals failed");
  * await Deno.remove(dir, { recursive: true });
  * ```
@@ -93,6 +95,12 @@ export {
   type FieldSpec,
   type FileChangeKind,
   type FileChangesConfig,
+  type Integrity,
+  type IntegrityFinding,
+  type IntegrityFindingKind,
+  type IntegrityFlag,
+  type IntegritySetting,
+  type IntegritySummary,
   type IsJsonConfig,
   type JsonSchemaConfig,
   type JudgePromptHashes,
@@ -126,6 +134,7 @@ export {
   type SummaryFailure,
   type TargetDefinition,
   type TargetsFile,
+  type TargetSummary,
   type TextSegment,
   type TokenUsage,
   type TokenUsageConfig,
@@ -134,6 +143,7 @@ export {
   type TraceSummary,
   type Verdict,
   type WorkspaceChanges,
+  type WorkspaceRepo,
 } from "./lib/schema/mod.ts";
 export {
   type CaseSite,
@@ -282,6 +292,7 @@ export {
   cacheKey,
   type CacheKeyMaterial,
   canonicalJson,
+  type CaseRun,
   type EvalFileLoader,
   type JsonValue,
   type LoadedEvalSet,
@@ -305,11 +316,22 @@ export {
 } from "./lib/run/mod.ts";
 export {
   type Alternative,
+  type Arm,
+  type ArmCase,
+  armCases,
+  armsOf,
+  type ArmStats,
+  armStats,
+  type ArmStatsOptions,
   bootstrapMeanInterval,
   type BootstrapOptions,
+  type CaseOutcome,
   type CasePair,
   caseScores,
+  compareArms,
+  type CompareArmsOptions,
   type CompareEvaluatorSummary,
+  type CompareInput,
   type CompareJson,
   type CompareLabels,
   type CompareSummaryOptions,
@@ -322,18 +344,34 @@ export {
   type DriftResult,
   type DriftVerdict,
   type EvaluatorDelta,
+  failOnReasons,
+  findArm,
   type FlipEntry,
+  holmAdjust,
   type Interval,
   type MatchedJson,
+  MATRIX_JSON_VERSION,
+  type MatrixCase,
+  type MatrixComparison,
+  type MatrixJson,
+  matrixToJson,
+  matrixVerdictLine,
   meanInterval,
+  type PairComparison,
+  type PairJson,
+  pairOf,
   type PairOutcome,
   pairRuns,
   type PairRunsOptions,
+  paretoFront,
+  type ParetoPoint,
+  requireBestReasons,
   type RunPairing,
   type ScoredCase,
   signTest,
   type SignTestResult,
   summarizeComparison,
+  topArms,
   type UnpairedCase,
   type UnpairedJson,
   type VerdictFlip,
@@ -419,6 +457,9 @@ export {
   type HtmlReportOptions,
   type JunitReportOptions,
   type MarkdownReportOptions,
+  type MatrixHtmlOptions,
+  type MatrixPageData,
+  matrixPageData,
   renderAnnotations,
   renderCalibrationHtml,
   renderCalibrationMarkdown,
@@ -429,6 +470,9 @@ export {
   renderHtmlReport,
   renderJunitReport,
   renderMarkdownReport,
+  renderMatrixHtml,
+  renderMatrixMarkdown,
+  renderMatrixText,
   type RenderTextOptions,
 } from "./lib/render/mod.ts";
 export {

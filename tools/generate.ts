@@ -1,8 +1,10 @@
 /**
  * Writes the files generated from the code, so the committed copies are current (a test fails
  * while one is stale): the run option types (`lib/schema/run_spec_types.ts`), the run record's
- * JSON Schema (`schema/run.schema.json`) and the options table of the README. Run it after
- * changing a run option (`lib/schema/run_spec.ts`) or the run record:
+ * JSON Schema (`schema/run.schema.json`), the eval file's and sidecar's JSON Schemas
+ * (`schema/eval.schema.json`, `schema/sidecar.schema.json`) and the options table of the README.
+ * Run it after changing a run option (`lib/schema/run_spec.ts`), the run record or the eval file
+ * format:
  *
  * ```sh
  * deno run --allow-read --allow-write --allow-run tools/generate.ts
@@ -24,6 +26,14 @@ await Deno.writeTextFile(
   JSON.stringify(runRecordJsonSchema(), null, 2) + "\n",
 );
 
+const { evalFileJsonSchema, sidecarJsonSchema } = await import("../lib/schema/json_schema.ts");
+for (const [file, schema] of [["eval", evalFileJsonSchema()], ["sidecar", sidecarJsonSchema()]]) {
+  await Deno.writeTextFile(
+    `${ROOT}schema/${file}.schema.json`,
+    JSON.stringify(schema, null, 2) + "\n",
+  );
+}
+
 const { OPTIONS_TABLE_MARKERS, runOptionsTable } = await import("../lib/schema/run_spec_docs.ts");
 const readme = await Deno.readTextFile(`${ROOT}README.md`);
 const start = readme.indexOf(OPTIONS_TABLE_MARKERS.start);
@@ -42,5 +52,6 @@ const fmt = await new Deno.Command(Deno.execPath(), {
 }).output();
 if (fmt.code !== 0) throw new Error(new TextDecoder().decode(fmt.stderr));
 console.log(
-  "wrote lib/schema/run_spec_types.ts, schema/run.schema.json, README.md (options table)",
+  "wrote lib/schema/run_spec_types.ts, schema/{run,eval,sidecar}.schema.json, README.md " +
+    "(options table)",
 );

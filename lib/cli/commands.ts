@@ -45,8 +45,8 @@ export const COMMANDS: readonly LazyCommand[] = [
   },
   {
     name: "compare",
-    summary:
-      "Compare two results files: wins, losses, verdict flips, and whether the change is real",
+    summary: "Compare targets or runs: a leaderboard, paired tests (Holm-corrected), " +
+      "verdict flips, and whether a difference is real",
     ...lazy("./compare.ts", (m: typeof import("./compare.ts")) => m.compareCommand),
   },
   {

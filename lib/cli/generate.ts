@@ -34,7 +34,10 @@ function str(values: ParsedArgs["values"], name: string): string | undefined {
   return v;
 }
 
-/** The file's own target: YAML `execution.target` (or legacy `target`), JSONL sidecar's. */
+/**
+ * The file's own target: YAML `execution.target` (the first of `execution.targets`, or legacy
+ * `target`), JSONL sidecar's.
+ */
 async function fileTarget(file: string, root: string): Promise<string | undefined> {
   const source = extname(file).toLowerCase() === ".jsonl"
     ? join(dirname(file), `${basename(file, extname(file))}.yaml`)
@@ -53,8 +56,10 @@ async function fileTarget(file: string, root: string): Promise<string | undefine
     return undefined; // no sidecar, or a file the generator reports itself
   }
   if (value === null || typeof value !== "object") return undefined;
-  const v = value as { execution?: { target?: unknown }; target?: unknown };
-  const target = v.execution?.target ?? v.target;
+  const v = value as { execution?: { target?: unknown; targets?: unknown }; target?: unknown };
+  // Of a list (`execution.targets`), the first: its judge writes the rubrics.
+  const listed = Array.isArray(v.execution?.targets) ? v.execution.targets[0] : undefined;
+  const target = v.execution?.target ?? listed ?? v.target;
   return typeof target === "string" && target.trim() !== "" ? target : undefined;
 }
 

@@ -80,14 +80,21 @@ function expectedPairs(
   const plan = planCases(recorded.sets, {
     ...(record.options.filter !== null ? { filter: record.options.filter } : {}),
     ...(typeof trials === "number" ? { trials } : {}),
+    ...(record.options.target !== null ? { target: record.options.target } : {}),
   });
   return {
     pairs: plan.cases.map((c) => ({
       dataset: c.evalCase.dataset,
       eval_id: c.evalCase.id,
+      target: c.target,
       trial: c.trial,
     })),
   };
+}
+
+/** How a (case, target, trial) run is named in messages: `dataset/id [target] trial N`. */
+function runName(run: TrialPair): string {
+  return `${run.dataset}/${run.eval_id} [${run.target}] trial ${run.trial}`;
 }
 
 /**
@@ -202,7 +209,7 @@ async function run(args: ParsedArgs, io: CommandIO): Promise<number> {
         capped(
           merged.duplicates,
           20,
-          (d) => `${d.dataset}/${d.eval_id} trial ${d.trial}: ${d.files.join(", ")}`,
+          (d) => `${runName(d)}: ${d.files.join(", ")}`,
         ),
     );
   }
@@ -216,7 +223,7 @@ async function run(args: ParsedArgs, io: CommandIO): Promise<number> {
   if (merged.missingPairs.length > 0) {
     warn(
       `${merged.missingPairs.length} case run(s) of the eval files are in no shard's results:\n` +
-        capped(merged.missingPairs, 20, (p) => `${p.dataset}/${p.eval_id} trial ${p.trial}`),
+        capped(merged.missingPairs, 20, runName),
     );
   }
   if ("note" in expected) io.stderr(`${paint.dim("note")}: ${expected.note}\n`);

@@ -36,8 +36,9 @@ export interface RunArgs {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { runCommandOptions } from "./run_args.ts";
- * runCommandOptions()["judge-target"].valueName; // "NAME"
+ * assert.equal(runCommandOptions()["judge-target"].valueName, "NAME");
  * ```
  */
 export function runCommandOptions(): Record<string, OptionSpec> {
@@ -60,9 +61,11 @@ export function runCommandOptions(): Record<string, OptionSpec> {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseRunArgs } from "./run_args.ts";
  * const args = await parseRunArgs({ values: { workers: "8", resume: "o.jsonl" }, positionals: [] });
- * // args.given.workers === 8, args.prior = { mode: "resume", path: "o.jsonl" }
+ * assert.equal(args.given.workers, 8);
+ * assert.deepEqual(args.prior, { mode: "resume", path: "o.jsonl" });
  * ```
  */
 export async function parseRunArgs(args: ParsedArgs): Promise<RunArgs> {

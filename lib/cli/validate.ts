@@ -67,7 +67,7 @@ export interface ValidatePathsOptions {
   /** Targets file (absolute) for every eval file instead of the discovered one (`--targets`). */
   targetsFile?: string;
   /** Target for every case instead of its own (`--target`). */
-  targetOverride?: string;
+  targetOverride?: string | string[];
 }
 
 /**
@@ -278,7 +278,7 @@ async function run(args: ParsedArgs, io: CommandIO): Promise<number> {
       );
     }
   }
-  const targetOverride = typeof args.values.target === "string" ? args.values.target : undefined;
+  const targetOverride = await targetOverrideOf(args.values.target);
   const targetsFile = typeof args.values.targets === "string"
     ? await (await import("./validate_targets.ts")).explicitTargetsFile(args.values.targets, io.cwd)
     : undefined;
@@ -341,12 +341,12 @@ async function run(args: ParsedArgs, io: CommandIO): Promise<number> {
 export const validateCommand: Command = {
   ...commandInfo("validate"),
   usage:
-    "agentv validate <file|folder|glob>... [--target NAME] [--targets FILE] [--root DIR] [--verbose] [--json]",
+    "agentv validate <file|folder|glob>... [--target NAME[,NAME...]] [--targets FILE] [--root DIR] [--verbose] [--json]",
   options: {
     target: {
       type: "string",
-      valueName: "NAME",
-      description: "Check every case against this target, as run --target does",
+      valueName: "NAME[,NAME...]",
+      description: "Check every case against this target (or each of a,b,c), as run --target does",
     },
     targets: {
       type: "string",
@@ -368,3 +368,12 @@ export const validateCommand: Command = {
   },
   run,
 };
+
+/** `--target NAME` or `--target a,b,c`, read as `run --target` reads it. */
+async function targetOverrideOf(value: unknown): Promise<string | string[] | undefined> {
+  if (typeof value !== "string") return undefined;
+  const { targetNamesText } = await import("../schema/run_option.ts");
+  const read = targetNamesText(value);
+  if (!read.ok) throw new UsageError(read.message, read.hint);
+  return read.value;
+}

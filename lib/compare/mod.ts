@@ -1,6 +1,7 @@
 /**
- * Comparing runs: pairing cases and paired statistics, the drift gate of a series of runs, and
- * the intervals of a run's pass rate and mean score.
+ * Comparing runs: pairing cases and paired statistics, the N-way comparison of several targets
+ * (leaderboard, Holm-corrected pairwise tests, Pareto fronts), the drift gate of a series of runs,
+ * and the intervals of a run's pass rate and mean score.
  *
  * @module
  */
@@ -51,3 +52,32 @@ export {
   type MatchedJson,
   type UnpairedJson,
 } from "./compare_json.ts";
+export { type Arm, armsOf, type CompareInput, findArm } from "./arms.ts";
+export {
+  type ArmCase,
+  armCases,
+  type ArmStats,
+  armStats,
+  type ArmStatsOptions,
+} from "./leaderboard.ts";
+export {
+  type CaseOutcome,
+  compareArms,
+  type CompareArmsOptions,
+  failOnReasons,
+  type MatrixCase,
+  type MatrixComparison,
+  type PairComparison,
+  pairOf,
+  requireBestReasons,
+} from "./matrix.ts";
+export { holmAdjust } from "./holm.ts";
+export {
+  MATRIX_JSON_VERSION,
+  type MatrixJson,
+  matrixToJson,
+  matrixVerdictLine,
+  type PairJson,
+  topArms,
+} from "./matrix_json.ts";
+export { paretoFront, type ParetoPoint } from "./pareto.ts";

@@ -14,7 +14,13 @@ import { formatPath } from "./errors.ts";
 import { type Finding, reportIssues, type SchemaIssue, stripKeys } from "./issues.ts";
 import { checkJudgeDirs } from "./check_judge_dirs.ts";
 import { type CaseContext, type FileDefaults, normalizeCase } from "./normalize_case.ts";
-import { type FileNeeds, recordEvaluatorCommands } from "./dataset_commands.ts";
+import {
+  type FileNeeds,
+  recordEvaluatorCommands,
+  recordSetupCommands,
+} from "./dataset_commands.ts";
+import { checkWorkspaceSettings } from "./workspace_settings.ts";
+import type { WorkspaceRepo } from "../schema/workspace_repo.ts";
 
 /** How to place a case's findings in its file. */
 export interface CaseLocation {
@@ -30,13 +36,13 @@ export interface CaseLocation {
   line?: number;
 }
 
-/** Where a valid case names its target (its `execution.target`, else its `id`). */
+/** Where a valid case names its target (its `execution.target` or `targets`, else its `id`). */
 export interface CaseSite {
   /** 1-based line. */
   line?: number;
   /** 1-based column. */
   column?: number;
-  /** Location inside the document, e.g. `evalcases[2].execution.target`. */
+  /** Location inside the document, e.g. `evalcases[2].execution.target` (or `.targets`). */
   path: string;
   /** Whether the case itself names the target (else it comes from the file, sidecar or default). */
   ownTarget: boolean;
@@ -113,6 +119,13 @@ export function processCase(
       }),
     );
   }
+  const ownExecution = result.data.execution as Record<string, unknown> | undefined;
+  findings.push(
+    ...checkWorkspaceSettings(ownExecution, ["execution"], {
+      evalDir: ctx.evalDir,
+      root: ctx.resolver.root,
+    }),
+  );
   const built = normalizeCase(reuseMessages(result.data, value as Record<string, unknown>), {
     defaults,
     ctx,
@@ -128,6 +141,13 @@ export function processCase(
       recordEvaluatorCommands(options.needs.table, ownEvaluators.list, {
         file: options.needs.file,
         evalDir: ctx.evalDir,
+        locate: (path) => location.locate([...at, ...path], false),
+      });
+    }
+    if (evalCase && options.needs && ownExecution?.workspace_repo !== undefined) {
+      const at = ["execution", "workspace_repo", "setup"];
+      recordSetupCommands(options.needs.table, ownExecution.workspace_repo as WorkspaceRepo, {
+        file: options.needs.file,
         locate: (path) => location.locate([...at, ...path], false),
       });
     }
@@ -177,22 +197,21 @@ export class CaseIds {
   }
 }
 
-/** The two paths a case site names, formatted once (a JSONL case's paths have no prefix). */
+/** The paths a case site names, formatted once (a JSONL case's paths have no prefix). */
 const TARGET_PATH: readonly PathKey[] = ["execution", "target"];
+const TARGETS_PATH: readonly PathKey[] = ["execution", "targets"];
 const ID_PATH: readonly PathKey[] = ["id"];
-const TARGET_SITE = formatPath(TARGET_PATH);
-const ID_SITE = formatPath(ID_PATH);
+const SITES = new Map([TARGET_PATH, TARGETS_PATH, ID_PATH].map((p) => [p, formatPath(p)]));
 
-/** Where a case names its target: its `execution.target`, else its `id`. */
+/** Where a case names its target: its `execution.target` (or `targets`), else its `id`. */
 function caseSite(record: Record<string, unknown>, location: CaseLocation): CaseSite {
   const execution = record.execution as Record<string, unknown> | undefined;
-  const ownTarget = typeof execution?.target === "string";
-  const path = ownTarget ? TARGET_PATH : ID_PATH;
+  const list = Array.isArray(execution?.targets);
+  const ownTarget = list || typeof execution?.target === "string";
+  const path = list ? TARGETS_PATH : ownTarget ? TARGET_PATH : ID_PATH;
   const formatted = location.pathPrefix.length > 0
     ? formatPath([...location.pathPrefix, ...path])
-    : ownTarget
-    ? TARGET_SITE
-    : ID_SITE;
+    : SITES.get(path)!;
   const site = { path: formatted, ownTarget };
   // A JSONL case's line is known; its column would cost a second parse of the line, so it is
   // found only for a site a message points at (`JsonlTargets.select`).

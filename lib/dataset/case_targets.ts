@@ -7,10 +7,27 @@
  *
  * @module
  */
+import type { CaseExecution } from "../schema/eval_case.ts";
 import type { CaseSite } from "./case_pipeline.ts";
 import { readJsonlLines } from "./jsonl_reader.ts";
 import { locateInJsonLine } from "./jsonl_source.ts";
 import { EvalLoadError } from "./errors.ts";
+
+/**
+ * The targets a case runs against, in order: its `execution.targets` (two or more), else its
+ * `execution.target`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { caseTargets } from "./case_targets.ts";
+ * assert.deepEqual(caseTargets({ execution: { target: "a" } }), ["a"]);
+ * assert.deepEqual(caseTargets({ execution: { target: "a", targets: ["a", "b"] } }), ["a", "b"]);
+ * ```
+ */
+export function caseTargets(evalCase: { execution: CaseExecution }): readonly string[] {
+  return evalCase.execution.targets ?? [evalCase.execution.target];
+}
 
 /** A valid case's target and where the case names it (for checking it against targets files). */
 export type CaseTargetUse = CaseSite & {
@@ -41,9 +58,10 @@ export interface CaseTargets {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { ListedTargets } from "./case_targets.ts";
  * const uses = new ListedTargets([{ id: "a", target: "default", path: "evalcases[0].id", ownTarget: false }]);
- * uses.names(); // ["default"]
+ * assert.deepEqual(uses.names(), ["default"]);
  * ```
  */
 export class ListedTargets implements CaseTargets {
@@ -95,7 +113,20 @@ class IntList {
   }
 }
 
-/** The uses of one target name in a JSONL file: `line * 2 + ownTarget`, in line order. */
+/**
+ * Where a JSONL case names a target: nowhere (the sidecar's or the default), its
+ * `execution.target`, or its `execution.targets` list.
+ */
+export type JsonlTargetSite = "none" | "target" | "targets";
+
+const SITE_CODES: readonly JsonlTargetSite[] = ["none", "target", "targets"];
+const SITE_PATHS: Record<JsonlTargetSite, string> = {
+  none: "id",
+  target: "execution.target",
+  targets: "execution.targets",
+};
+
+/** The uses of one target name in a JSONL file: `line * 4 + site code`, in line order. */
 interface NameUses {
   entries: IntList;
   /** The cases' ids, in the same order, when the store keeps them. */
@@ -108,11 +139,12 @@ interface NameUses {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { JsonlTargets } from "./case_targets.ts";
  * const uses = new JsonlTargets("cases.jsonl", "/data/cases.jsonl");
  * uses.add("default", 1, false);
- * uses.add("azure", 2, true);
- * uses.names(); // ["default", "azure"]
+ * uses.add("azure", 2, "target");
+ * assert.deepEqual(uses.names(), ["default", "azure"]);
  * ```
  */
 export class JsonlTargets implements CaseTargets {
@@ -135,14 +167,18 @@ export class JsonlTargets implements CaseTargets {
     return this.#size;
   }
 
-  /** Records that the case on `line` (lines come in increasing order) uses `target`. */
-  add(target: string, line: number, ownTarget: boolean, id?: string): void {
+  /**
+   * Records that the case on `line` (lines come in increasing order) uses `target`, named at
+   * `site` (`true`: its own `execution.target`; `false`: none of its own).
+   */
+  add(target: string, line: number, site: JsonlTargetSite | boolean, id?: string): void {
     let uses = this.#byName.get(target);
     if (!uses) {
       uses = { entries: new IntList(), ...(this.#keepIds ? { ids: [] } : {}) };
       this.#byName.set(target, uses);
     }
-    uses.entries.push(line * 2 + (ownTarget ? 1 : 0));
+    const code = SITE_CODES.indexOf(site === true ? "target" : site === false ? "none" : site);
+    uses.entries.push(line * 4 + code);
     uses.ids?.push(id ?? "");
     this.#size++;
   }
@@ -166,14 +202,14 @@ export class JsonlTargets implements CaseTargets {
     pick: (target: string) => boolean,
     options: { firstOfEach?: boolean; located?: boolean } = {},
   ): Promise<CaseTargetUse[]> {
-    const picked: { line: number; own: boolean; target: string; id?: string }[] = [];
+    const picked: { line: number; site: JsonlTargetSite; target: string; id?: string }[] = [];
     for (const [target, uses] of this.#byName) {
       if (!pick(target)) continue;
       for (let i = 0; i < uses.entries.length; i++) {
         const entry = uses.entries.values[i];
-        const line = entry >> 1;
+        const line = entry >> 2;
         if (this.#removed?.has(line)) continue;
-        picked.push({ line, own: (entry & 1) === 1, target, id: uses.ids?.[i] });
+        picked.push({ line, site: SITE_CODES[entry & 3], target, id: uses.ids?.[i] });
         if (options.firstOfEach) break;
       }
     }
@@ -182,17 +218,18 @@ export class JsonlTargets implements CaseTargets {
     const texts = located || !this.#keepIds
       ? await readLines(this.#absFile, this.#file, new Set(picked.map((p) => p.line)))
       : undefined;
-    return picked.map(({ line, own, target, id }) => {
+    return picked.map(({ line, site, target, id }) => {
       const text = texts?.get(line);
+      const path = SITE_PATHS[site];
       const use: CaseTargetUse = {
         line,
-        path: own ? "execution.target" : "id",
-        ownTarget: own,
+        path,
+        ownTarget: site !== "none",
         id: id ?? idOf(text, this.#file, line),
         target,
       };
       const column = located && text !== undefined
-        ? locateInJsonLine(text, own ? ["execution", "target"] : ["id"])
+        ? locateInJsonLine(text, path.split("."))
         : undefined;
       return column === undefined ? use : { ...use, column };
     });

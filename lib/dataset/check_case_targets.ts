@@ -19,8 +19,8 @@ import { suggest } from "../text/suggest.ts";
 export interface CaseTargetCheckOptions {
   /** Targets file (absolute) used for every eval file instead of the discovered one. */
   targetsFile?: string;
-  /** Target used for every case instead of its own (`--target`). */
-  targetOverride?: string;
+  /** Targets used for every case instead of its own (`--target`: one name or several). */
+  targetOverride?: string | string[];
   /** How a path is shown in messages (default: as is). */
   displayPath?: (path: string) => string;
 }
@@ -161,26 +161,39 @@ export async function caseTargetDiagnostics(
 ): Promise<Diagnostic[]> {
   const shown = verdict.shown;
   if (shown === undefined || targets.size === 0) return [];
-  const override = options.targetOverride;
+  const override = options.targetOverride === undefined
+    ? undefined
+    : [options.targetOverride].flat();
   const usable = new Set(verdict.defined);
-  const nameOf = (target: string) => override ?? target;
-  let uses: CaseTargetUse[];
+  const namesOf = (target: string) => override ?? [target];
+  // Each use with the names it runs against that the verdict does not allow.
+  let found: [CaseTargetUse, string][];
   if (verdict.invalid) {
-    uses = await targets.select(() => true, { firstOfEach: true });
     const seen = new Set<string>();
-    uses = uses.filter((u) => !seen.has(nameOf(u.target)) && seen.add(nameOf(u.target)));
+    found = (await targets.select(() => true, { firstOfEach: true })).flatMap((u) =>
+      namesOf(u.target).filter((n) => !seen.has(n) && seen.add(n)).map((
+        n,
+      ): [CaseTargetUse, string] => [u, n])
+    );
   } else {
-    uses = await targets.select((target) => !usable.has(nameOf(target)));
+    const refused = (target: string) => namesOf(target).filter((n) => !usable.has(n));
+    found = (await targets.select((target) => refused(target).length > 0)).flatMap((u) =>
+      refused(u.target).map((n): [CaseTargetUse, string] => [u, n])
+    );
   }
   const broken = new Map(verdict.broken);
-  return uses.map((use): Diagnostic => ({
+  return found.map(([use, name]): Diagnostic => ({
     severity: "error",
     file,
     ...(use.line !== undefined ? { line: use.line } : {}),
     ...(use.column !== undefined ? { column: use.column } : {}),
     ...(use.path ? { path: use.path } : {}),
     message: `Case '${use.id}': ${
-      targetMessage(verdict, nameOf(use.target), use.ownTarget, { broken, override })
+      targetMessage(verdict, name, use.ownTarget, {
+        broken,
+        overridden: override !== undefined,
+        key: use.path.endsWith("targets") ? "execution.targets" : "execution.target",
+      })
     }`,
   }));
 }
@@ -190,7 +203,12 @@ function targetMessage(
   verdict: TargetsVerdict,
   name: string,
   ownTarget: boolean,
-  context: { broken: Map<string, TargetsFileProblem>; override: string | undefined },
+  context: {
+    broken: Map<string, TargetsFileProblem>;
+    overridden: boolean;
+    /** The key that names the target (`execution.target`, or `execution.targets` for a list). */
+    key: string;
+  },
 ): string {
   const shown = verdict.shown!;
   if (verdict.invalid) {
@@ -205,7 +223,7 @@ function targetMessage(
   }
   const names = verdict.defined;
   const guess = suggest(name, names);
-  const overridden = context.override !== undefined;
+  const overridden = context.overridden;
   const from = overridden
     ? " (given by --target)"
     : ownTarget
@@ -214,7 +232,7 @@ function targetMessage(
   const fix = overridden
     ? "pass a defined target to --target"
     : ownTarget
-    ? "define it there or change the case's execution.target"
+    ? `define it there or change the case's ${context.key}`
     : "define it there or set execution.target in the file";
   return `target '${name}'${from} is not defined in ${shown}${
     guess ? `; did you mean '${guess}'?` : ""

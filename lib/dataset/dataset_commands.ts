@@ -3,7 +3,8 @@
  *
  * A _need_ ({@link DatasetCommand}) is something a run does only with the user's consent: a
  * process it starts from the dataset (a script code judge, a code aggregator of a `composite`, a
- * `cli` target's `command_template`, an agent target's executable, a command healthcheck), or an
+ * `cli` target's `command_template`, an agent target's executable, a command healthcheck, a setup
+ * command of a `workspace_repo`), or an
  * environment value it sends to a host nobody approved (`env_host`, see
  * `targets/target_needs.ts`). Every need has a {@link DatasetCommand.key}: the runner's consent
  * grant (`targets/consent.ts`) starts only what the gate listed, by key, and `agentv trust`
@@ -17,6 +18,7 @@
  */
 import { extname, resolve } from "node:path";
 import type { EvaluatorConfig } from "../schema/evaluator.ts";
+import type { WorkspaceRepo } from "../schema/workspace_repo.ts";
 import type { PathKey } from "./yaml_source.ts";
 
 /** What kind of consent a dataset needs. */
@@ -26,6 +28,7 @@ export type DatasetCommandKind =
   | "cli_target"
   | "agent_target"
   | "healthcheck"
+  | "workspace_setup"
   | "env_host";
 
 /** One thing a dataset does only with consent: a command it starts, or values it sends. */
@@ -298,6 +301,67 @@ export function recordEvaluatorCommands(
   for (const { need, path } of evaluatorCommands(list, { evalDir: options.evalDir })) {
     if (needs.commands.has(need.key)) continue;
     const position = options.locate(path);
+    needs.commands.set(need.key, {
+      file: options.file,
+      ...(position ? { line: position.line, column: position.column } : {}),
+      ...need,
+    });
+  }
+}
+
+/** A setup command of a `workspace_repo`, with its index in `setup`. */
+export interface SetupCommand {
+  /** The need, without its file and position. */
+  need: Omit<DatasetCommand, "file" | "line" | "column">;
+  /** Its index in `setup`. */
+  index: number;
+}
+
+/**
+ * The setup commands of a `workspace_repo`: one `workspace_setup` need per command, named after
+ * the repository and its commit (`url@commit`, as written), so consent covers the command in
+ * that checkout and a new commit asks again. Each runs its argv as written (no shell) in the
+ * case's fresh checkout. The one definition the loader (where they are written), the gate (what
+ * is listed) and the workspace (what runs) use.
+ *
+ * @example
+ * ```ts
+ * import { setupCommands } from "./dataset_commands.ts";
+ * const [first] = setupCommands({ url: "../repo", commit: "a".repeat(40), setup: [["npm", "ci"]] });
+ * first.need.argv; // ["npm", "ci"]
+ * first.need.name; // "../repo@aaaa…" (the full commit)
+ * ```
+ */
+export function setupCommands(repo: WorkspaceRepo | undefined): SetupCommand[] {
+  if (repo === undefined) return [];
+  const name = `${repo.url}@${repo.commit.toLowerCase()}`;
+  return (repo.setup ?? []).map((argv, index) => {
+    const identity: NeedIdentity = {
+      kind: "workspace_setup",
+      name,
+      command: argv.join(" "),
+      written: [...argv],
+      reads: [],
+    };
+    return { need: { ...identity, argv: [...argv], key: needKey(identity) }, index };
+  });
+}
+
+/**
+ * Records the setup commands of a `workspace_repo` in `needs`, placed with `locate` (a path
+ * inside `setup` → its position in `file`). A need already recorded keeps its first place.
+ */
+export function recordSetupCommands(
+  needs: FileNeeds,
+  repo: WorkspaceRepo | undefined,
+  options: {
+    file: string;
+    locate: (path: readonly PathKey[]) => { line: number; column: number } | undefined;
+  },
+): void {
+  for (const { need, index } of setupCommands(repo)) {
+    if (needs.commands.has(need.key)) continue;
+    const position = options.locate([index]);
     needs.commands.set(need.key, {
       file: options.file,
       ...(position ? { line: position.line, column: position.column } : {}),

@@ -23,12 +23,14 @@ export interface SuspectLine {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { IdDigests } from "./id_digests.ts";
  * const ids = new IdDigests();
  * ids.add("a", 1);
  * ids.add("b", 2);
  * ids.add("a", 5);
- * ids.suspects(); // [{ line: 5, first: 1 }]: lines 1 and 5 are read again and compared
+ * // lines 1 and 5 are read again and compared
+ * assert.deepEqual(ids.suspects(), [{ line: 5, first: 1 }]);
  * ```
  */
 export class IdDigests {
@@ -89,10 +91,13 @@ export class IdDigests {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { confirmDuplicates } from "./id_digests.ts";
  * const ids = new Map([[1, "a"], [5, "a"], [7, "c"]]);
- * confirmDuplicates([{ line: 5, first: 1 }, { line: 7, first: 1 }], ids);
- * // [{ line: 5, first: 1 }]: line 7 only hashed like "a"
+ * // line 7 only hashed like "a"
+ * assert.deepEqual(confirmDuplicates([{ line: 5, first: 1 }, { line: 7, first: 1 }], ids), [
+ *   { line: 5, first: 1 },
+ * ]);
  * ```
  */
 export function confirmDuplicates(

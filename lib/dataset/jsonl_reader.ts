@@ -150,13 +150,16 @@ const CHUNK_BYTES = 1 << 20;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { join } from "node:path";
  * const dir = await Deno.makeTempDir();
  * const file = join(dir, "cases.jsonl");
  * await Deno.writeTextFile(file, '{"id": "a"}\n\n{"id": "b"}\n');
+ * const numbers: number[] = [];
  * for await (const lines of readJsonlLines(file, "cases.jsonl")) {
- *   console.log(lines.map((l) => l.line)); // [1, 3]
+ *   numbers.push(...lines.map((l) => l.line));
  * }
+ * assert.deepEqual(numbers, [1, 3]);
  * await Deno.remove(dir, { recursive: true });
  * ```
  */
@@ -188,11 +191,14 @@ export async function* readJsonlLines(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { join } from "node:path";
  * const dir = await Deno.makeTempDir();
  * const file = join(dir, "cases.jsonl");
  * await Deno.writeTextFile(file, '{"id": "a"}\n{"id": "b"}\n');
- * for await (const text of readJsonlText(file, "cases.jsonl")) console.log(text.length); // 24
+ * let length = 0;
+ * for await (const text of readJsonlText(file, "cases.jsonl")) length += text.length;
+ * assert.equal(length, 24);
  * await Deno.remove(dir, { recursive: true });
  * ```
  */

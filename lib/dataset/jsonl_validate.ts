@@ -11,7 +11,7 @@
 import type { Diagnostic } from "../schema/eval_case.ts";
 import { type JsonlLine, locateInJsonLine } from "./jsonl_source.ts";
 import { EvalLoadError, formatPath } from "./errors.ts";
-import { JsonlTargets, readLines } from "./case_targets.ts";
+import { caseTargets, JsonlTargets, type JsonlTargetSite, readLines } from "./case_targets.ts";
 import type { LoadSetup } from "./context.ts";
 import { confirmDuplicates, IdDigests, type SuspectLine } from "./id_digests.ts";
 import {
@@ -81,7 +81,7 @@ class LineCheck {
   readonly #defaults: FileDefaults;
   readonly #report: (d: Diagnostic) => void;
   readonly #plain: boolean;
-  readonly #fileTarget: string;
+  readonly #fileTargets: readonly string[];
   readonly #targets: JsonlTargets;
   readonly #ids = new IdDigests();
   readonly #found: Diagnostic[] = [];
@@ -94,7 +94,7 @@ class LineCheck {
     this.#defaults = defaults;
     this.#report = options.report;
     this.#plain = options.plainCases ?? true;
-    this.#fileTarget = defaultTarget(defaults);
+    this.#fileTargets = defaultTargets(defaults);
     this.#targets = new JsonlTargets(setup.file, setup.absFile, { keepIds: options.keepIds });
   }
 
@@ -106,13 +106,14 @@ class LineCheck {
       return this.#full({ line, text }, value);
     }
     const own = (value.execution as { target?: string } | undefined)?.target;
-    this.#add(value.id as string, own ?? this.#fileTarget, own !== undefined, line);
+    if (own === undefined) this.#add(value.id as string, this.#fileTargets, "none", line);
+    else this.#add(value.id as string, [own], "target", line);
     return undefined;
   }
 
-  #add(id: string, target: string, ownTarget: boolean, line: number): void {
+  #add(id: string, targets: readonly string[], site: JsonlTargetSite, line: number): void {
     this.#ids.add(id, line);
-    this.#targets.add(target, line, ownTarget, id);
+    for (const target of targets) this.#targets.add(target, line, site, id);
     this.#cases++;
   }
 
@@ -132,8 +133,13 @@ class LineCheck {
     for (const d of outcome.diagnostics) this.#found.push(d);
     const evalCase = outcome.evalCase;
     if (evalCase === undefined) return;
-    const own = typeof (value.execution as { target?: unknown } | undefined)?.target === "string";
-    this.#add(evalCase.id, evalCase.execution.target, own, line.line);
+    const execution = value.execution as { target?: unknown; targets?: unknown } | undefined;
+    const site = Array.isArray(execution?.targets)
+      ? "targets"
+      : typeof execution?.target === "string"
+      ? "target"
+      : "none";
+    this.#add(evalCase.id, caseTargets(evalCase), site, line.line);
   }
 
   /** Reports what was found, once the whole file was read. */
@@ -181,9 +187,10 @@ async function casePipeline(setup: LoadSetup): Promise<typeof import("./jsonl_fi
   return pipeline;
 }
 
-/** The target of a case that names none: the file's or sidecar's, else `default`. */
-function defaultTarget(defaults: FileDefaults): string {
-  return (defaults.execution.target as string | undefined) ?? defaults.target ?? "default";
+/** The targets of a case that names none: the file's or sidecar's, else `default`. */
+function defaultTargets(defaults: FileDefaults): readonly string[] {
+  const { target, targets } = defaults.execution as { target?: string; targets?: string[] };
+  return targets ?? [target ?? defaults.target ?? "default"];
 }
 
 /** Whether a line nests too deep (the pipeline reports it; see `processRecord`). */

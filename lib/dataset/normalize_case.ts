@@ -118,18 +118,18 @@ function buildCase(
   if (findings.length > 0 && countErrors(findings) > 0) return undefined;
 
   const caseExecution = parsed.execution as Record<string, unknown> | undefined;
-  let execution: Record<string, unknown>;
-  if (caseExecution === undefined) {
-    execution = { ...defaults.execution };
-    execution.target ??= defaults.target ?? "default";
-  } else {
-    execution = { ...defaults.execution };
+  const execution: Record<string, unknown> = { ...defaults.execution };
+  if (caseExecution !== undefined) {
+    // A case's own workspace (a template or a repository) replaces the file's, of either kind.
+    if ("workspace_repo" in caseExecution || "workspace_template" in caseExecution) {
+      delete execution.workspace_repo;
+      delete execution.workspace_template;
+    }
     for (const key in caseExecution) {
       if (key !== "evaluators") execution[key] = caseExecution[key];
     }
-    execution.target = (caseExecution.target as string | undefined) ??
-      (defaults.execution.target as string | undefined) ?? defaults.target ?? "default";
   }
+  settleTargets(execution, caseExecution, defaults);
 
   const evalCase: EvalCase = {
     id: parsed.id,
@@ -145,6 +145,26 @@ function buildCase(
   };
   if (parsed.conversation_id !== undefined) evalCase.conversation_id = parsed.conversation_id;
   return evalCase;
+}
+
+/**
+ * Sets `execution.target` (and `targets`, for two or more) from the case's own `target` or
+ * `targets`, else the file's (or sidecar's) `execution`, else the legacy top-level `target`, else
+ * `default`. A list of one is `target` alone, so it means what `target` means.
+ */
+function settleTargets(
+  execution: Record<string, unknown>,
+  own: Record<string, unknown> | undefined,
+  defaults: FileDefaults,
+): void {
+  const names = (from: Record<string, unknown> | undefined) =>
+    from === undefined ? undefined : (from.targets as string[] | undefined) ??
+      (from.target === undefined ? undefined : [from.target as string]);
+  const list = names(own) ?? names(defaults.execution) ??
+    [defaults.target ?? "default"];
+  execution.target = list[0];
+  if (list.length > 1) execution.targets = [...list];
+  else delete execution.targets;
 }
 
 /** The case's own evaluator list (`execution.evaluators` before `evaluators`) and its path. */

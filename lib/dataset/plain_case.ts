@@ -27,9 +27,11 @@ type Obj = Record<string, unknown>;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { isPlainCase } from "./plain_case.ts";
- * isPlainCase({ id: "a", expected_outcome: "Greets", input: "Hi" }); // true
- * isPlainCase({ id: "a", expected_outcome: "Greets", input: "Hi", typo: 1 }); // false: a warning
+ * assert.equal(isPlainCase({ id: "a", expected_outcome: "Greets", input: "Hi" }), true);
+ * // an unknown key is a warning: the case pipeline reports it
+ * assert.equal(isPlainCase({ id: "a", expected_outcome: "Greets", input: "Hi", typo: 1 }), false);
  * ```
  */
 export function isPlainCase(record: Obj): boolean {

@@ -46,7 +46,7 @@ export interface TargetCheck {
   /** Targets file (absolute; `--targets`) for every eval file; the sandbox may read it. */
   targetsFile?: string;
   /** Target for every case instead of its own (`--target`). */
-  targetOverride?: string;
+  targetOverride?: string | string[];
   /** Paths in messages are shown relative to this folder. */
   cwd: string;
 }
@@ -92,8 +92,9 @@ export type WorkerResponse =
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { reviveWorkerError } from "./sandbox_protocol.ts";
- * reviveWorkerError({ name: "TypeError", message: "boom" }).name; // "TypeError"
+ * assert.equal(reviveWorkerError({ name: "TypeError", message: "boom" }).name, "TypeError");
  * ```
  */
 export function reviveWorkerError(error: Extract<WorkerResponse, { ok: false }>["error"]): Error {

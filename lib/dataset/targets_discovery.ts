@@ -11,6 +11,7 @@ import { sha256Hex } from "./dataset_commands.ts";
 import type { TargetsFile } from "../schema/targets.ts";
 import { parseJsoncOrYamlSource } from "./jsonc_document.ts";
 import { TargetConfigError } from "./targets_errors.ts";
+import { type ExtendsResolution, resolveExtends } from "./target_extends.ts";
 
 /** A 1-based line and column in a targets file. */
 export type SourcePosition = { line: number; column: number };
@@ -117,20 +118,31 @@ export async function readTargetDefinitions(
   if (!read.ok) return undefined;
   const parsed = await parseJsoncOrYamlSource(path, read.text);
   if (!parsed.ok) return undefined;
-  const { value, locate } = parsed.source;
+  const { locate } = parsed.source;
+  // Each target as a run uses it: an inherited command is listed, at the line that writes it.
+  const resolution = resolveExtends(parsed.source.value);
+  const { value } = resolution;
   const list = (value as { targets?: unknown } | null)?.targets;
   if (!Array.isArray(list)) return undefined;
   const targets = list.filter((t): t is TargetsFile["targets"][number] =>
     t !== null && typeof t === "object" && typeof (t as { name?: unknown }).name === "string"
   );
-  return { targets, path, ...await targetsConsentFacts(value, read.text, (p) => locate(p)) };
+  return {
+    targets,
+    path,
+    ...await targetsConsentFacts(value, read.text, (p) => locate(p), resolution),
+  };
 }
 
-/** The hash of the text parsed and where each target's settings are, for consent listings. */
+/**
+ * The hash of the text parsed and where each target's settings are, for consent listings: a
+ * setting a target inherits (`extends:`, see `resolution`) is where its parent writes it.
+ */
 export async function targetsConsentFacts(
   value: unknown,
   text: string | undefined,
   locate: ((path: readonly (string | number)[]) => SourcePosition | undefined) | undefined,
+  resolution?: Pick<ExtendsResolution, "origin">,
 ): Promise<Pick<TargetDefinitions, "sha256" | "locateTarget">> {
   const list = (value as { targets?: unknown } | undefined)?.targets;
   const names = Array.isArray(list) ? list.map((t) => (t as { name?: unknown } | null)?.name) : [];
@@ -138,7 +150,10 @@ export async function targetsConsentFacts(
     ...(text !== undefined ? { sha256: await sha256Hex(text) } : {}),
     locateTarget: (name, path) => {
       const index = names.indexOf(name);
-      return index === -1 || locate === undefined ? undefined : locate(["targets", index, ...path]);
+      if (index === -1 || locate === undefined) return undefined;
+      const [key] = path;
+      const from = typeof key === "string" && resolution ? resolution.origin(index, key) : index;
+      return locate(["targets", from, ...path]);
     },
   };
 }

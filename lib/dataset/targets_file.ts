@@ -7,7 +7,8 @@
  */
 import { ConfinedReadError, readConfinedText } from "../fs/read_confined.ts";
 import type { Diagnostic } from "../schema/eval_case.ts";
-import type { TargetsFile } from "../schema/targets.ts";
+import type { TargetsFile, TargetsIssue } from "../schema/targets.ts";
+import { type ExtendsResolution, resolveExtends } from "./target_extends.ts";
 import { parseJsoncOrYamlSource } from "./jsonc_document.ts";
 import { checkTargetsFile } from "./targets_check.ts";
 import { TargetsFileError } from "./targets_errors.ts";
@@ -71,7 +72,10 @@ export async function loadTargetsFile(
   path: string,
   options: TargetsFileReadOptions = {},
 ): Promise<LoadedTargetsFile> {
-  const { value, diagnostics, refused, text, locate } = await readAndCheck(path, options);
+  const { value, diagnostics, refused, text, locate, resolution } = await readAndCheck(
+    path,
+    options,
+  );
   if (refused) throw new ConfinedReadError(refused);
   if (value === undefined || diagnostics.some((d) => d.severity === "error")) {
     throw new TargetsFileError(path, diagnostics);
@@ -80,7 +84,7 @@ export async function loadTargetsFile(
     ...(value as TargetsFile),
     path,
     diagnostics,
-    ...await consentFacts(value, text, locate),
+    ...await consentFacts(value, text, locate, resolution),
   };
 }
 
@@ -123,7 +127,10 @@ export async function loadUsableTargets(
   path: string,
   options: TargetsFileReadOptions = {},
 ): Promise<UsableTargetsFile> {
-  const { value, diagnostics, refused, text, locate } = await readAndCheck(path, options);
+  const { value, diagnostics, refused, text, locate, resolution } = await readAndCheck(
+    path,
+    options,
+  );
   if (refused) throw new ConfinedReadError(refused);
   const list = (value as { targets?: unknown } | undefined)?.targets;
   if (value === undefined || !Array.isArray(list)) throw new TargetsFileError(path, diagnostics);
@@ -153,7 +160,7 @@ export async function loadUsableTargets(
     path,
     diagnostics,
     broken,
-    ...await consentFacts(value, text, locate),
+    ...await consentFacts(value, text, locate, resolution),
   };
 }
 
@@ -166,6 +173,7 @@ async function readAndCheck(
   refused?: Diagnostic;
   text?: string;
   locate?: (path: readonly (string | number)[]) => SourcePosition | undefined;
+  resolution?: ExtendsResolution;
 }> {
   const read = await readConfinedText(path, {
     label: "targets file",
@@ -201,7 +209,13 @@ async function readAndCheck(
     ...w.position,
     message: w.message,
   }));
-  for (const issue of checkTargetsFile(source.value)) {
+  // `extends:` is applied first: the checks see each target as a run would use it.
+  const resolution = resolveExtends(source.value);
+  const issues = [
+    ...resolution.issues,
+    ...placeInherited(checkTargetsFile(resolution.value), resolution),
+  ];
+  for (const issue of issues) {
     const position = source.locate(issue.path, { key: issue.atKey });
     const location = formatLocation(issue.path);
     diagnostics.push({
@@ -214,11 +228,45 @@ async function readAndCheck(
   }
   diagnostics.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
   return {
-    value: source.value,
+    value: resolution.value,
     diagnostics,
     text: read.text,
     locate: (path) => source.locate(path),
+    resolution,
   };
+}
+
+/**
+ * The checks' issues placed where the user can fix them: a problem of a setting a target inherits
+ * (`extends:`) is shown at the child's `extends:` ("inherited from 'base'") when it is an error
+ * (the child cannot be used), and left out when it is a warning its parent has too; the other
+ * problems of a target whose `extends:` cannot be resolved are not shown (its `extends:` is).
+ */
+function placeInherited(
+  issues: readonly TargetsIssue[],
+  resolution: ExtendsResolution,
+): TargetsIssue[] {
+  const key = (i: TargetsIssue) => `${i.severity}\0${i.path.slice(2).join(".")}`;
+  const own = new Map<number, Set<string>>();
+  for (const issue of issues) {
+    const [, index] = issue.path;
+    if (typeof index === "number") own.set(index, (own.get(index) ?? new Set()).add(key(issue)));
+  }
+  return issues.flatMap((issue): TargetsIssue[] => {
+    const [head, index, setting] = issue.path;
+    if (head !== "targets" || typeof index !== "number") return [issue];
+    if (resolution.unresolved.has(index)) return [];
+    if (typeof setting !== "string") return [issue];
+    const from = resolution.origin(index, setting);
+    if (from === index) return [issue];
+    if (issue.severity === "warning" && own.get(from)?.has(key(issue))) return [];
+    const parent = resolution.parentOf(index)!;
+    return [{
+      severity: issue.severity,
+      path: ["targets", index, "extends"],
+      message: `inherited from '${parent.name}': ${issue.message}`,
+    }];
+  });
 }
 
 function formatLocation(path: readonly (string | number)[]): string {

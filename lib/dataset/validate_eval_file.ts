@@ -6,6 +6,7 @@
 import type { Diagnostic } from "../schema/eval_case.ts";
 import {
   type CaseTargets,
+  caseTargets,
   type CaseTargetUse,
   JsonlTargets,
   ListedTargets,
@@ -124,13 +125,15 @@ export async function checkEvalFile(
         sites: true,
         onCase: (c, site) => {
           cases++;
-          uses.push({
-            ...site,
-            path: site?.path ?? "",
-            ownTarget: site?.ownTarget ?? false,
-            id: c.id,
-            target: c.execution.target,
-          });
+          for (const target of caseTargets(c)) {
+            uses.push({
+              ...site,
+              path: site?.path ?? "",
+              ownTarget: site?.ownTarget ?? false,
+              id: c.id,
+              target,
+            });
+          }
         },
       });
       targets = new ListedTargets(uses);

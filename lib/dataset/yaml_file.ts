@@ -13,7 +13,9 @@ import { EvalLoadError, formatPath } from "./errors.ts";
 import { type Finding, reportIssues, type SchemaIssue, stripKeys } from "./issues.ts";
 import { checkJudgeDirs } from "./check_judge_dirs.ts";
 import { checkPrompts, type FileDefaults } from "./normalize_case.ts";
-import { recordEvaluatorCommands, sha256Hex } from "./dataset_commands.ts";
+import { recordEvaluatorCommands, recordSetupCommands, sha256Hex } from "./dataset_commands.ts";
+import { checkWorkspaceSettings } from "./workspace_settings.ts";
+import type { WorkspaceRepo } from "../schema/workspace_repo.ts";
 
 /** Cases and diagnostics of a file. */
 export interface LoadedCases {
@@ -166,6 +168,15 @@ export async function fileDefaults(
     evaluator?: FileDefaults["evaluator"];
   };
   const { evaluators, ...execution } = data.execution ?? {};
+  const workspaceProblems = checkWorkspaceSettings(execution, ["execution"], {
+    evalDir: setup.evalDir,
+    root: setup.root,
+  }).map(toDiagnostic);
+  if (workspaceProblems.length > 0) throw EvalLoadError.from(workspaceProblems);
+  recordSetupCommands(setup.needs, execution.workspace_repo as WorkspaceRepo | undefined, {
+    file: options.source ?? setup.absFile,
+    locate: (path) => locate(["execution", "workspace_repo", "setup", ...path], false),
+  });
   if (evaluators) {
     const findings: Finding[] = [];
     await checkPrompts(evaluators, ["execution", "evaluators"], { ctx: setup.ctx, findings });

@@ -34,9 +34,10 @@ function parentOf(path: string): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * const dir = await Deno.makeTempDir();
  * await writeFileAtomic(`${dir}/out/report.md`, "# Report\n", { mkdir: true });
- * await Deno.readTextFile(`${dir}/out/report.md`); // "# Report\n"
+ * assert.equal(await Deno.readTextFile(`${dir}/out/report.md`), "# Report\n");
  * await Deno.remove(dir, { recursive: true });
  * ```
  */
@@ -64,9 +65,10 @@ export async function writeFileAtomic(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * const dir = Deno.makeTempDirSync();
  * writeFileAtomicSync(`${dir}/run.json`, "{}\n");
- * Deno.readTextFileSync(`${dir}/run.json`); // "{}\n"
+ * assert.equal(Deno.readTextFileSync(`${dir}/run.json`), "{}\n");
  * Deno.removeSync(dir, { recursive: true });
  * ```
  */

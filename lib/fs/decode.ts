@@ -26,8 +26,9 @@ const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
  *
  * @example
  * ```ts
- * const r = decodeText(new Uint8Array([0xef, 0xbb, 0xbf, 0x61]));
- * // r = { ok: true, text: "a" }
+ * import assert from "node:assert/strict";
+ * // The byte order mark is dropped.
+ * assert.deepEqual(decodeText(new Uint8Array([0xef, 0xbb, 0xbf, 0x61])), { ok: true, text: "a" });
  * ```
  */
 export function decodeText(bytes: Uint8Array): DecodeResult {

@@ -12,8 +12,10 @@ import { escapeControl } from "../text/escape_control.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { displayPath } from "./display_path.ts";
- * displayPath("/repo/evals/a.yaml", "/repo"); // "evals/a.yaml"
+ * assert.equal(displayPath("/repo/evals/a.yaml", "/repo"), "evals/a.yaml");
+ * assert.equal(displayPath("/elsewhere/a.yaml", "/repo/evals/deep/down"), "/elsewhere/a.yaml");
  * ```
  */
 export function displayPath(file: string, cwd: string): string {

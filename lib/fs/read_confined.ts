@@ -55,11 +55,19 @@ export type ConfinedText = { ok: true; text: string } | ConfinedRefusal;
  *
  * @example
  * ```ts
- * const checked = await checkConfinedFile("/repo/.agentv/config.yaml", {
+ * import assert from "node:assert/strict";
+ * const repo = await Deno.realPath(await Deno.makeTempDir());
+ * await Deno.mkdir(`${repo}/.agentv`);
+ * await Deno.writeTextFile(`${repo}/.agentv/config.yaml`, "guideline_patterns: []\n");
+ * const checked = await checkConfinedFile(`${repo}/.agentv/config.yaml`, {
  *   label: "config file",
- *   root: "/repo",
+ *   root: repo,
  * });
- * if (!checked.ok) console.error(checked.diagnostic.message);
+ * assert.equal(checked.ok, true);
+ * // A folder where the file should be is not read.
+ * const folder = await checkConfinedFile(`${repo}/.agentv`, { label: "config file", root: repo });
+ * assert.equal(folder.ok ? "read" : folder.reason, "directory");
+ * await Deno.remove(repo, { recursive: true });
  * ```
  */
 export async function checkConfinedFile(
@@ -144,11 +152,19 @@ export async function checkConfinedFile(
  *
  * @example
  * ```ts
- * const read = await readConfinedText("/repo/.agentv/targets.yaml", {
+ * import assert from "node:assert/strict";
+ * const repo = await Deno.realPath(await Deno.makeTempDir());
+ * const outside = await Deno.makeTempFile();
+ * await Deno.mkdir(`${repo}/.agentv`);
+ * await Deno.symlink(outside, `${repo}/.agentv/targets.yaml`);
+ * // A link that leads out of the root is refused, never read.
+ * const read = await readConfinedText(`${repo}/.agentv/targets.yaml`, {
  *   label: "targets file",
- *   root: "/repo",
+ *   root: repo,
  * });
- * if (!read.ok && read.reason === "refused") console.error(read.diagnostic.message);
+ * assert.equal(read.ok ? "read" : read.reason, "refused");
+ * await Deno.remove(repo, { recursive: true });
+ * await Deno.remove(outside);
  * ```
  */
 export async function readConfinedText(
@@ -218,9 +234,12 @@ export async function readConfinedText(
  *
  * @example
  * ```ts
- * if (await isNonFolderEntry("/repo/.env")) {
- *   const read = await readConfinedText("/repo/.env", { label: ".env file", root: "/repo" });
- * }
+ * import assert from "node:assert/strict";
+ * const repo = await Deno.realPath(await Deno.makeTempDir());
+ * assert.equal(await isNonFolderEntry(`${repo}/.env`), false); // nothing there
+ * await Deno.symlink(`${repo}/missing`, `${repo}/.env`);
+ * assert.equal(await isNonFolderEntry(`${repo}/.env`), true); // a broken link counts
+ * await Deno.remove(repo, { recursive: true });
  * ```
  */
 export async function isNonFolderEntry(path: string): Promise<boolean> {

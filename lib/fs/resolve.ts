@@ -14,7 +14,12 @@ import { decodeText } from "./decode.ts";
  *
  * @example
  * ```ts
- * const root = await findDatasetRoot("/repo/evals/dataset.yaml"); // "/repo" if /repo/.git exists
+ * import assert from "node:assert/strict";
+ * const repo = await Deno.realPath(await Deno.makeTempDir());
+ * await Deno.mkdir(`${repo}/.git`);
+ * await Deno.mkdir(`${repo}/evals`);
+ * assert.equal(await findDatasetRoot(`${repo}/evals/dataset.yaml`), repo);
+ * await Deno.remove(repo, { recursive: true });
  * ```
  */
 export async function findDatasetRoot(
@@ -39,8 +44,16 @@ export async function findDatasetRoot(
  *
  * @example
  * ```ts
- * await findUpward("/repo/evals/a", "/repo", [".agentv/targets.yaml"]);
- * // "/repo/.agentv/targets.yaml" when only that one exists
+ * import assert from "node:assert/strict";
+ * const repo = await Deno.realPath(await Deno.makeTempDir());
+ * await Deno.mkdir(`${repo}/.agentv`);
+ * await Deno.mkdir(`${repo}/evals/a`, { recursive: true });
+ * await Deno.writeTextFile(`${repo}/.agentv/targets.yaml`, "targets: []\n");
+ * assert.equal(
+ *   await findUpward(`${repo}/evals/a`, repo, [".agentv/targets.yaml"]),
+ *   `${repo}/.agentv/targets.yaml`,
+ * );
+ * await Deno.remove(repo, { recursive: true });
  * ```
  */
 export async function findUpward(
@@ -75,8 +88,17 @@ export type ResolvedReference = { path: string } | { error: string };
  *
  * @example
  * ```ts
- * const r = await resolveReference("prompts/judge.md", { fromDir: "/repo/evals", root: "/repo" });
- * if ("path" in r) console.log(r.path); // "/repo/evals/prompts/judge.md" or "/repo/prompts/judge.md"
+ * import assert from "node:assert/strict";
+ * const repo = await Deno.realPath(await Deno.makeTempDir());
+ * await Deno.mkdir(`${repo}/prompts`);
+ * await Deno.mkdir(`${repo}/evals`);
+ * await Deno.writeTextFile(`${repo}/prompts/judge.md`, "Grade it.\n");
+ * // Not beside the eval file: found in the folder above.
+ * const r = await resolveReference("prompts/judge.md", { fromDir: `${repo}/evals`, root: repo });
+ * assert.deepEqual(r, { path: `${repo}/prompts/judge.md` });
+ * const escape = await resolveReference("../secret.md", { fromDir: `${repo}/evals`, root: repo });
+ * assert.ok("error" in escape);
+ * await Deno.remove(repo, { recursive: true });
  * ```
  */
 export function resolveReference(

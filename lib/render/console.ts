@@ -10,6 +10,7 @@ import { clipToWidth } from "../text/display_width.ts";
 import type { RunSummary } from "../results/summary.ts";
 import { formatDuration, painter, showPath } from "./console_text.ts";
 import { budgetLines } from "./console_budget.ts";
+import { targetLines } from "./console_targets.ts";
 import { calibrationSummaryLines } from "./calibration_summary.ts";
 import { renderTrialCases, trialsCountLine } from "./console_trials.ts";
 
@@ -57,14 +58,18 @@ function caseLabel(summary: RunSummary): (c: { eval_id: string; dataset: string 
 
 /**
  * Renders the end-of-run summary as text: the errored cases with their reasons, the failed
- * cases with their score and first miss (each list capped at `listLimit`), the invalid cases
+ * cases with their score and first miss, the cases the integrity guard flagged with the kinds of
+ * their findings (each list capped at `listLimit`), the invalid cases
  * skipped, then counts and statistics. With `quiet`, only the counts.
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { renderSummary } from "./console.ts";
  * import { summarizeResults } from "../results/summary.ts";
- * console.log(renderSummary(summarizeResults([]), { color: false }));
+ * const text = renderSummary(summarizeResults([]), { color: false });
+ * assert.match(text, /^Summary\n {2}Cases: {5}0 run, 0 scored\n/);
+ * assert.match(text, /Verdicts: {2}pass 0 {2}borderline 0 {2}fail 0/);
  * ```
  */
 export function renderSummary(summary: RunSummary, options: RenderSummaryOptions): string {
@@ -90,6 +95,17 @@ export function renderSummary(summary: RunSummary, options: RenderSummaryOptions
       return `  ${paint("red", "✗")} ${label(f)} [${clean(f.target)}]  ${
         f.score.toFixed(3)
       }${miss}`;
+    });
+    out.push("");
+  }
+  const flagged = summary.integrity?.flagged ?? [];
+  if (full && flagged.length > 0) {
+    out.push(paint("red", paint("bold", `Integrity flagged (${flagged.length})`)));
+    pushCapped(out, flagged, limit, (f) => {
+      const where = f.where === undefined ? "" : ` (${clean(f.where)})`;
+      return `  ${paint("red", "⚑")} ${label(f)} [${clean(f.target)}]: ${
+        f.kinds.join(", ")
+      }${where}`;
     });
     out.push("");
   }
@@ -130,6 +146,14 @@ export function renderSummary(summary: RunSummary, options: RenderSummaryOptions
     }  ${paint("red", `fail ${v.fail}`)}`,
   );
   if (summary.trials) out.push(trialsCountLine(summary.trials, paint));
+  if (summary.integrity) {
+    const i = summary.integrity;
+    const skipped = i.skipped > 0 ? `, ${i.skipped} skipped` : "";
+    const marked = i.flagged.length > 0
+      ? paint("red", `${i.flagged.length} flagged`)
+      : paint("green", "0 flagged");
+    out.push(`  Integrity: ${i.checked} checked, ${marked}${skipped}`);
+  }
   if (summary.calibration) out.push(...calibrationSummaryLines(summary.calibration, paint));
   const s = summary.scores;
   const gate = options.threshold !== undefined ? `  (threshold ${options.threshold})` : "";
@@ -138,6 +162,7 @@ export function renderSummary(summary: RunSummary, options: RenderSummaryOptions
       fmt(s.max)
     }  stdev ${fmt(s.stdev)}${gate}`,
   );
+  if (summary.targets) out.push(...targetLines(summary.targets, paint));
   if (full && summary.scored > 0) {
     out.push("  Histogram:");
     const widest = Math.max(...summary.histogram.map((b) => b.count), 1);

@@ -29,6 +29,7 @@ function rank(c: TrialCaseStats): number {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { renderTrialCases } from "./console_trials.ts";
  * const c = {
  *   eval_id: "a", dataset: "d", target: "t", n: 2, passed: 1, errors: 0, pass_rate: 0.5,
@@ -36,7 +37,7 @@ function rank(c: TrialCaseStats): number {
  *   verdict: "fail" as const,
  * };
  * const trials = { gate: "mean", cases: [c], flaky: [{ ...c }] };
- * renderTrialCases(trials, { paint: (_c, t) => t, limit: 20 })[1].includes("1/2 passed"); // true
+ * assert.ok(renderTrialCases(trials, { paint: (_c, t) => t, limit: 20 })[1].includes("1/2 passed"));
  * ```
  */
 export function renderTrialCases(
@@ -83,9 +84,13 @@ export function renderTrialCases(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { trialsCountLine } from "./console_trials.ts";
  * const trials = { gate: "any", cases: [], flaky: [] };
- * trialsCountLine(trials, (_c, t) => t); // "  Trials:    0 cases, gate any: 0 pass, 0 fail, 0 flaky"
+ * assert.equal(
+ *   trialsCountLine(trials, (_c, t) => t),
+ *   "  Trials:    0 cases, gate any: 0 pass, 0 fail, 0 flaky",
+ * );
  * ```
  */
 export function trialsCountLine(trials: TrialsSummary, paint: Paint): string {

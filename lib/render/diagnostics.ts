@@ -29,8 +29,9 @@ export interface Paint {
  *
  * @example
  * ```ts
- * const paint = createPaint(false);
- * paint.red("x"); // "x"
+ * import assert from "node:assert/strict";
+ * assert.equal(createPaint(false).red("x"), "x");
+ * assert.equal(createPaint(true).red("x"), "\x1b[31mx\x1b[39m");
  * ```
  */
 export function createPaint(color: boolean): Paint {
@@ -57,8 +58,13 @@ const MAX_SOURCE_BYTES = 64 * 1024 * 1024;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
+ * const file = await Deno.makeTempFile();
+ * await Deno.writeTextFile(file, "evalcases:\r\n  - id: a\r\n");
  * const lines = createSourceReader();
- * lines("evals/dataset.yaml")?.[0];
+ * assert.equal(lines(file)?.[1], "  - id: a");
+ * assert.equal(lines(`${file}.missing`), undefined);
+ * await Deno.remove(file);
  * ```
  */
 export function createSourceReader(): SourceLines {
@@ -103,10 +109,12 @@ const MAX_EXCERPT = 120;
  *
  * @example
  * ```ts
- * renderDiagnostic(
+ * import assert from "node:assert/strict";
+ * const text = renderDiagnostic(
  *   { severity: "error", file: "/repo/a.yaml", line: 3, column: 5, message: "Bad weight" },
  *   { cwd: "/repo" },
- * ); // "a.yaml:3:5: error: Bad weight"
+ * );
+ * assert.equal(text.split("\n")[0], "a.yaml:3:5: error: Bad weight");
  * ```
  */
 export function renderDiagnostic(diagnostic: Diagnostic, options: RenderDiagnosticOptions): string {
@@ -165,7 +173,8 @@ function excerpt(text: string, line: number, column: number | undefined, paint: 
  *
  * @example
  * ```ts
- * renderDiagnostics([], { cwd: "/repo" }); // ""
+ * import assert from "node:assert/strict";
+ * assert.equal(renderDiagnostics([], { cwd: "/repo" }), "");
  * ```
  */
 export function renderDiagnostics(
@@ -181,7 +190,8 @@ export function renderDiagnostics(
  *
  * @example
  * ```ts
- * renderDiagnosticsFor([], { cwd: "/repo", color: false }); // ""
+ * import assert from "node:assert/strict";
+ * assert.equal(renderDiagnosticsFor([], { cwd: "/repo", color: false }), "");
  * ```
  */
 export function renderDiagnosticsFor(

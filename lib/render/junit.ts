@@ -1,8 +1,9 @@
 /**
  * JUnit XML from result rows, in the shape CI systems read (Jenkins, GitLab, GitHub test
  * reporters): one `<testsuite>` per dataset, one `<testcase>` per case (`classname` = dataset,
- * `name` = case id, `time` in seconds), `<failure>` for `fail` verdicts, `<error>` for rows with
- * `status: error`, `<skipped>` for skipped rows. A `borderline` verdict counts as a pass; its
+ * `name` = case id, `time` in seconds), `<failure>` for `fail` verdicts (`type="integrity"`, with
+ * the findings and their evidence, when the integrity guard flagged the case), `<error>` for rows
+ * with `status: error`, `<skipped>` for skipped rows. A `borderline` verdict counts as a pass; its
  * `<system-out>` says so.
  *
  * Text that XML 1.0 cannot hold (NUL and other control characters, lone surrogates, U+FFFE/U+FFFF)
@@ -10,6 +11,7 @@
  *
  * @module
  */
+import type { IntegrityFinding } from "../schema/integrity.ts";
 import type { EvaluatorResult, ResultRow } from "../schema/result.ts";
 
 /** Options of {@link renderJunitReport}. */
@@ -135,6 +137,23 @@ function failureBody(row: ResultRow, maxMisses: number): string {
   return lines.join("\n");
 }
 
+/** `protected_modified (calc.test.mjs), claim_without_test_run`: each finding's kind and place. */
+function integrityKinds(findings: readonly IntegrityFinding[]): string {
+  return findings.map((f) => {
+    const where = f.path ?? (f.step !== undefined ? `step ${f.step}` : undefined);
+    return where === undefined ? f.kind : `${f.kind} (${firstLine(where, 80)})`;
+  }).join(", ");
+}
+
+/** The integrity findings of a flagged case, each with its whole evidence. */
+function integrityBody(findings: readonly IntegrityFinding[]): string {
+  const lines = ["integrity findings:"];
+  for (const f of findings) {
+    lines.push(`  - ${integrityKinds([f])}:`, `      ${indent(f.evidence, "      ")}`);
+  }
+  return lines.join("\n");
+}
+
 /** What `<system-out>` says about a case: target, verdict (borderline counts as a pass), score. */
 function caseOutput(row: ResultRow): string {
   const lines = [`target: ${row.target}`, `status: ${row.status}`];
@@ -195,7 +214,12 @@ function testcase(row: ResultRow, name: string, maxMisses: number): string {
   }>\n`;
   const kind = kindOf(row);
   let body = "";
-  if (kind === "failure") {
+  if (kind === "failure" && row.integrity?.status === "flagged") {
+    const message = `integrity flagged: ${integrityKinds(row.integrity.findings)}`;
+    body = `      <failure${attrs({ message, type: "integrity" })}>${
+      escapeXmlText(`${integrityBody(row.integrity.findings)}\n${failureBody(row, maxMisses)}`)
+    }</failure>\n`;
+  } else if (kind === "failure") {
     const message = `score ${score(row.score)} (fail)${
       row.misses[0] !== undefined ? `: ${firstLine(row.misses[0])}` : ""
     }`;

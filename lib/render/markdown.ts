@@ -1,7 +1,8 @@
 /**
  * A Markdown report of result rows, for people (a pull-request comment, a GitHub Actions job
  * summary): a summary table per dataset, the failed and errored cases with their first miss or
- * error, and each evaluator's mean score. Cell text is escaped so a `|` or a line break in an
+ * error, the findings of the integrity guard (with their evidence), and each evaluator's mean
+ * score. Cell text is escaped so a `|` or a line break in an
  * answer cannot break a table, HTML in it is shown, not rendered, and links, images, mentions and
  * issue references in it do nothing (`lib/text/markdown_text.ts`).
  *
@@ -116,8 +117,10 @@ function trialsSection(trials: TrialsSummary, max: number): string {
 }
 
 /** A row's case id, escaped, and agentv's own ` #i` for trial i > 0. */
-function trialCell(row: ResultRow): string {
-  return trialLabel({ eval_id: escapeMarkdownCell(row.eval_id), trial: row.trial });
+/** A row's case as a cell: its id (`id #i` for a later trial), `[target]` when several ran. */
+function trialCell(row: ResultRow, targets = false): string {
+  const label = trialLabel({ eval_id: escapeMarkdownCell(row.eval_id), trial: row.trial });
+  return targets ? `${label} [${escapeMarkdownCell(row.target)}]` : label;
 }
 
 function firstMiss(row: ResultRow): string {
@@ -190,6 +193,17 @@ export function renderMarkdownReport(
   } else if (lines[0] && options.durationMs !== undefined) {
     lines[0].durationMs = options.durationMs;
   }
+  // A run of several targets (`--target a,b,c`): a line per target too, and cases name theirs.
+  const targets = [...new Set(rows.map((r) => r.target))];
+  const several = targets.length > 1;
+  if (several) {
+    for (const t of targets) {
+      lines.push({
+        label: `target ${escapeMarkdownCell(t)}`,
+        rows: rows.filter((r) => r.target === t),
+      });
+    }
+  }
   parts.push(
     "\n" + table(
       [
@@ -215,12 +229,13 @@ export function renderMarkdownReport(
       max,
       (r) => [
         escapeMarkdownCell(r.dataset),
-        trialCell(r),
+        trialCell(r, several),
         r.score.toFixed(2),
         escapeMarkdownCell(firstMiss(r)),
       ],
     ),
   );
+  parts.push(integritySection(rows, max));
   const errored = rows.filter((r) => r.status === "error");
   parts.push(
     listCases(
@@ -230,7 +245,7 @@ export function renderMarkdownReport(
       max,
       (r) => [
         escapeMarkdownCell(r.dataset),
-        trialCell(r),
+        trialCell(r, several),
         String(r.attempts),
         escapeMarkdownCell(r.error ?? "unknown error"),
       ],
@@ -255,6 +270,30 @@ export function renderMarkdownReport(
   }
   if (options.labels !== undefined) parts.push(labelsSection(options.labels, max));
   return parts.filter((p) => p !== "").join("");
+}
+
+/** One table row per finding of the cases the integrity guard flagged. */
+function integritySection(rows: readonly ResultRow[], max: number): string {
+  const findings = rows.filter((r) => r.integrity?.status === "flagged").flatMap((r) =>
+    r.integrity!.findings.map((f) => ({ row: r, finding: f }))
+  );
+  return listCases(
+    "Integrity findings",
+    ["Dataset", "Case", "Finding", "Where", "Evidence"],
+    findings,
+    max,
+    ({ row, finding }) => [
+      escapeMarkdownCell(row.dataset),
+      trialCell(row),
+      finding.kind,
+      finding.path !== undefined
+        ? escapeMarkdownCell(finding.path)
+        : finding.step !== undefined
+        ? `step ${finding.step}`
+        : "",
+      escapeMarkdownCell(finding.evidence, 600),
+    ],
+  );
 }
 
 /** The human labels: how many, how many disagree with agentv, and those that do. */

@@ -7,6 +7,14 @@
 export { type CompareStyle, renderCompareText, type RenderTextOptions } from "./compare_text.ts";
 export { renderCompareMarkdown } from "./compare_markdown.ts";
 export { type CompareHtmlOptions, comparePageData, renderCompareHtml } from "./compare_html.ts";
+export { renderMatrixText } from "./matrix_text.ts";
+export { renderMatrixMarkdown } from "./matrix_markdown.ts";
+export {
+  type MatrixHtmlOptions,
+  type MatrixPageData,
+  matrixPageData,
+  renderMatrixHtml,
+} from "./matrix_html.ts";
 export { type JunitReportOptions, renderJunitReport } from "./junit.ts";
 export { type MarkdownReportOptions, renderMarkdownReport } from "./markdown.ts";
 export {

@@ -90,9 +90,19 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { createProgressReporter } from "./progress.ts";
- * using progress = createProgressReporter({ write: (t) => console.log(t), isTTY: false, color: false });
- * // runEval({ ..., onEvent: progress.onEvent });
+ * const written: string[] = [];
+ * {
+ *   using progress = createProgressReporter({
+ *     write: (t) => written.push(t),
+ *     isTTY: false,
+ *     color: false,
+ *   });
+ *   // runEval({ ..., onEvent: progress.onEvent }) sends it the run's events:
+ *   progress.onEvent({ type: "run_started", total: 1, files: [], workers: 1, dry_run: false } as never);
+ * }
+ * assert.deepEqual(written, ["Running 1 case from 0 files with 1 worker\n"]);
  * ```
  */
 export function createProgressReporter(options: ProgressOptions): ProgressReporter {

@@ -52,6 +52,8 @@ export interface TargetResolvedEvent {
    * `bwrap` is missing (always shown).
    */
   warnings?: string[];
+  /** Its definition, `extends:` resolved, secrets redacted (see `RunTargetRecord.settings`). */
+  settings?: Record<string, unknown>;
 }
 
 /** A case started (its target call is about to be made). */

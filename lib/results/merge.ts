@@ -36,12 +36,14 @@ export interface ShardResults {
   rows: ResultRow[];
 }
 
-/** A (dataset, case, trial) pair: what a row is the result of. */
+/** A (dataset, case, target, trial) run: what a row is the result of. */
 export interface TrialPair {
   /** Dataset name. */
   dataset: string;
   /** Case id. */
   eval_id: string;
+  /** Target name. */
+  target: string;
   /** Trial index, from 0. */
   trial: number;
 }
@@ -51,8 +53,8 @@ export interface MergeShardsOptions {
   /** The merged results file (absolute); the record's `results_path`. */
   resultsPath: string;
   /**
-   * Every pair the shards together should have run (the datasets' cases after `--filter`, with
-   * their trials), when the dataset files could be read; missing pairs are then listed.
+   * Every run the shards together should have made (the datasets' cases after `--filter`, with
+   * their targets and trials), when the dataset files could be read; missing ones are listed.
    */
   expected?: readonly TrialPair[];
   /** Clock in ms (the merged run id; default `Date.now`). */
@@ -67,7 +69,7 @@ export interface DuplicatePair extends TrialPair {
 
 /** What {@link mergeShards} returns. */
 export interface MergedRun {
-  /** Every row, one per pair, ordered by dataset, case id and trial. */
+  /** Every row, one per run, ordered by dataset, case id, trial and target. */
   rows: ResultRow[];
   /** The merged run record. */
   record: RunRecord;
@@ -84,7 +86,7 @@ export interface MergedRun {
 }
 
 const nameOf = (s: ShardResults) => s.shown ?? s.path;
-const keyOf = (p: TrialPair) => `${p.dataset}\0${p.eval_id}\0${p.trial}`;
+const keyOf = (p: TrialPair) => `${p.dataset}\0${p.eval_id}\0${p.target}\0${p.trial}`;
 const show = (value: unknown) => JSON.stringify(value ?? null);
 
 /**
@@ -102,8 +104,9 @@ const AGREED_OPTIONS: readonly string[] = RUN_OPTION_ENTRIES.flatMap(([, d]) =>
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { shardDisagreements } from "./merge.ts";
- * shardDisagreements([]); // []
+ * assert.deepEqual(shardDisagreements([]), []);
  * ```
  */
 export function shardDisagreements(shards: readonly ShardResults[]): string[] {
@@ -160,18 +163,19 @@ export function shardDisagreements(shards: readonly ShardResults[]): string[] {
 }
 
 /**
- * Joins shards that agree (see {@link shardDisagreements}): one row per (dataset, case, trial)
- * (the first input's when several hold it), ordered by dataset, case id and trial; a new run
- * record whose `merged_from` lists the shard runs, whose summary is recomputed over all rows,
- * and whose status is `finished` only when all `n` shards are there, each finished, and no
- * expected pair is missing (`interrupted` when a shard was interrupted, else `failed`, with the
+ * Joins shards that agree (see {@link shardDisagreements}): one row per (dataset, case, target,
+ * trial) (the first input's when several hold it), ordered by dataset, case id, trial and target;
+ * a new run record whose `merged_from` lists the shard runs, whose summary is recomputed over all
+ * rows, and whose status is `finished` only when all `n` shards are there, each finished, and no
+ * expected run is missing (`interrupted` when a shard was interrupted, else `failed`, with the
  * reason in `error`). Rows keep their shard run's `run_id`.
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { mergeShards } from "./merge.ts";
  * const merged = mergeShards([], { resultsPath: "/tmp/all.jsonl" });
- * merged.rows.length; // 0
+ * assert.equal(merged.rows.length, 0);
  * ```
  */
 export function mergeShards(
@@ -201,6 +205,7 @@ export function mergeShards(
   const duplicates = [...kept.values()].filter((k) => k.files.length > 1).map((k) => ({
     dataset: k.row.dataset,
     eval_id: k.row.eval_id,
+    target: k.row.target,
     trial: k.row.trial,
     files: k.files,
   }));
@@ -289,8 +294,9 @@ export function mergeShards(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { formatResultsFile } from "./merge.ts";
- * formatResultsFile([]); // ""
+ * assert.equal(formatResultsFile([]), "");
  * ```
  */
 export function formatResultsFile(rows: readonly ResultRow[]): string {
@@ -328,11 +334,12 @@ function sumBudget(summaries: readonly RunSummary[]): BudgetSummary {
   };
 }
 
-/** Orders pairs by dataset, case id, then trial (code-unit order, the same everywhere). */
+/** Orders runs by dataset, case id, trial, then target (code-unit order, the same everywhere). */
 function comparePairs(a: TrialPair, b: TrialPair): number {
   if (a.dataset !== b.dataset) return a.dataset < b.dataset ? -1 : 1;
   if (a.eval_id !== b.eval_id) return a.eval_id < b.eval_id ? -1 : 1;
-  return a.trial - b.trial;
+  if (a.trial !== b.trial) return a.trial - b.trial;
+  return a.target === b.target ? 0 : a.target < b.target ? -1 : 1;
 }
 
 /** Every target of the shards' records, each once, in first-seen order. */

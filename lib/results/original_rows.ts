@@ -28,9 +28,10 @@ function isObject(value: unknown): value is Json {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { isOriginalRow } from "./original_rows.ts";
- * isOriginalRow({ eval_id: "a", score: 1 }); // true
- * isOriginalRow({ eval_id: "a", score: 1, status: "ok" }); // false
+ * assert.equal(isOriginalRow({ eval_id: "a", score: 1 }), true);
+ * assert.equal(isOriginalRow({ eval_id: "a", score: 1, status: "ok" }), false);
  * ```
  */
 export function isOriginalRow(value: Json): boolean {
@@ -64,9 +65,10 @@ function evaluatorFromOriginal(value: unknown): unknown {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { rowFromOriginal } from "./original_rows.ts";
  * const row = rowFromOriginal({ eval_id: "a", score: 0.72, target: "t", timestamp: "2025" });
- * console.log(row.status, row.verdict, row.dataset); // "ok" "borderline" ""
+ * assert.deepEqual([row.status, row.verdict, row.dataset], ["ok", "borderline", ""]);
  * ```
  */
 export function rowFromOriginal(value: Json): Json {

@@ -95,9 +95,11 @@ export async function readResults(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseResults } from "./read_results.ts";
  * const { problems } = parseResults('{"eval_id": "a", "score": 1, "status": "ok"}\n');
- * console.log(problems[0].line, problems[0].path); // 1 "timestamp" (it is missing)
+ * // `timestamp` is missing
+ * assert.deepEqual([problems[0].line, problems[0].path], [1, "timestamp"]);
  * ```
  */
 export function parseResults(text: string, options: ParseResultsOptions = {}): ReadResultsOutput {
@@ -162,9 +164,10 @@ export type ResultLineRead =
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseResultLine } from "./read_results.ts";
  * const read = parseResultLine({ text: '{"eval_id": "a"', number: 3, terminated: false }, "r.jsonl");
- * console.log(read.kind); // "torn"
+ * assert.equal(read.kind, "torn");
  * ```
  */
 export function parseResultLine(input: ResultsLine, file: string): ResultLineRead {
@@ -257,11 +260,12 @@ function verdictProblem(row: ResultRow): string | undefined {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { RowKeys } from "./read_results.ts";
  * const keys = new RowKeys("r.jsonl");
  * const row = { dataset: "d", eval_id: "a", target: "t", trial: 0 };
- * keys.check(row, 1); // undefined
- * keys.check(row, 2)?.message; // "Duplicate result row: ... also at line 1 ..."
+ * assert.equal(keys.check(row, 1), undefined);
+ * assert.match(keys.check(row, 2)?.message ?? "", /^Duplicate result row: .* is also at line 1;/);
  * ```
  */
 export class RowKeys {

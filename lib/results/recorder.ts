@@ -155,6 +155,7 @@ function writeRow(writer: ResultsWriter, row: ResultRow): ResultRow {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { createRunRecorder } from "./recorder.ts";
  * const seen: string[] = [];
  * const recorder = createRunRecorder({ onEvent: (e) => seen.push(e.type) });
@@ -167,7 +168,7 @@ function writeRow(writer: ResultsWriter, row: ResultRow): ResultRow {
  * });
  * recorder.onEvent(start);
  * recorder.onEvent({ type: "run_finished", summary: recorder.summarize({}) });
- * console.log(seen); // ["run_started", "run_finished"]
+ * assert.deepEqual(seen, ["run_started", "run_finished"]);
  * ```
  */
 export function createRunRecorder(options: RunRecorderOptions = {}): RunRecorder {
@@ -218,6 +219,7 @@ export function createRunRecorder(options: RunRecorderOptions = {}): RunRecorder
             endpoint: event.endpoint ?? null,
             judge_target: event.judge_target ?? null,
             targets_file: event.targets_file ?? null,
+            ...(event.settings ? { settings: event.settings } : {}),
           });
         }
         return event;

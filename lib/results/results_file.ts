@@ -94,11 +94,12 @@ export interface RegularFileOptions {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { openRegularFile } from "./results_file.ts";
  * const path = await Deno.makeTempFile();
  * const { file, info } = await openRegularFile(path, { label: "run record", maxBytes: 1024 });
  * file.close();
- * console.log(info.size); // 0
+ * assert.equal(info.size, 0);
  * await Deno.remove(path);
  * ```
  */
@@ -169,10 +170,11 @@ function tooLarge(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { readRegularFileText } from "./results_file.ts";
  * const path = await Deno.makeTempFile();
  * await Deno.writeTextFile(path, "{}");
- * await readRegularFileText(path, { label: "run record", maxBytes: 1024 }); // "{}"
+ * assert.equal(await readRegularFileText(path, { label: "run record", maxBytes: 1024 }), "{}");
  * await Deno.remove(path);
  * ```
  */

@@ -42,10 +42,14 @@ const encoder = new TextEncoder();
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { openResultsWriter } from "./results_writer.ts";
- * const writer = await openResultsWriter(".agentv/results/run.jsonl");
+ * const dir = await Deno.makeTempDir();
+ * const writer = await openResultsWriter(`${dir}/.agentv/results/run.jsonl`); // makes the folders
  * // writer.write(row) after each case, then:
  * writer.close();
+ * assert.equal(await Deno.readTextFile(`${dir}/.agentv/results/run.jsonl`), "");
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export async function openResultsWriter(

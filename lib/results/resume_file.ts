@@ -22,10 +22,11 @@ import { writeFileAtomic } from "../fs/atomic_write.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { isFinishedRow } from "./resume_file.ts";
- * isFinishedRow({ status: "error", error: "interrupted" } as never); // false
- * isFinishedRow({ status: "error", error: "HTTP 500" } as never); // true
- * isFinishedRow({ status: "skipped", error: "budget" } as never); // false
+ * assert.equal(isFinishedRow({ status: "error", error: "interrupted" } as never), false);
+ * assert.equal(isFinishedRow({ status: "error", error: "HTTP 500" } as never), true);
+ * assert.equal(isFinishedRow({ status: "skipped", error: "budget" } as never), false);
  * ```
  */
 export function isFinishedRow(row: Pick<ResultRow, "status" | "error">): boolean {
@@ -61,11 +62,12 @@ export interface ResumeFileContent {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { readResumeFile } from "./resume_file.ts";
  * const path = await Deno.makeTempFile({ suffix: ".jsonl" });
  * await Deno.writeTextFile(path, '{"eval_id": "a", "sco');
  * const found = await readResumeFile(path);
- * console.log(found.tornLine, found.keptText); // true ""
+ * assert.deepEqual([found.tornLine, found.keptText], [true, ""]);
  * await Deno.remove(path);
  * ```
  */
@@ -118,11 +120,12 @@ export async function readResumeFile(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { prepareResumeFile } from "./resume_file.ts";
  * const path = await Deno.makeTempFile({ suffix: ".jsonl" });
  * await Deno.writeTextFile(path, '{"eval_id": "a", "sco');
  * await prepareResumeFile(path);
- * console.log(await Deno.readTextFile(path)); // ""
+ * assert.equal(await Deno.readTextFile(path), ""); // the torn line is cut off
  * await Deno.remove(path);
  * ```
  */

@@ -25,13 +25,14 @@ function traceIsOnlyTheAnswer(row: ResultRow): boolean {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { compactRow } from "./row_format.ts";
  * import type { ResultRow } from "../schema/result.ts";
  * const row = {
  *   candidate_answer: "Paris",
  *   output_messages: [{ role: "assistant", content: "Paris" }],
  * } as ResultRow;
- * "output_messages" in compactRow(row); // false
+ * assert.equal("output_messages" in compactRow(row), false);
  * ```
  */
 export function compactRow(row: ResultRow): ResultRow {
@@ -46,10 +47,12 @@ export function compactRow(row: ResultRow): ResultRow {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { expandRow } from "./row_format.ts";
  * import type { ResultRow } from "../schema/result.ts";
- * expandRow({ candidate_answer: "Paris" } as ResultRow).output_messages;
- * // [{ role: "assistant", content: "Paris" }]
+ * assert.deepEqual(expandRow({ candidate_answer: "Paris" } as ResultRow).output_messages, [
+ *   { role: "assistant", content: "Paris" },
+ * ]);
  * ```
  */
 export function expandRow(row: ResultRow): ResultRow {

@@ -20,8 +20,12 @@ export const AGENTV_VERSION: string = denoJson.version;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { runRecordPath } from "./run_record.ts";
- * runRecordPath("/repo/.agentv/results/ds.jsonl"); // "/repo/.agentv/results/ds.jsonl.run.json"
+ * assert.equal(
+ *   runRecordPath("/repo/.agentv/results/ds.jsonl"),
+ *   "/repo/.agentv/results/ds.jsonl.run.json",
+ * );
  * ```
  */
 export function runRecordPath(resultsPath: string): string {
@@ -34,8 +38,9 @@ export function runRecordPath(resultsPath: string): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { newRunId } from "./run_record.ts";
- * newRunId(Date.UTC(2026, 0, 21, 10, 22, 57, 123)).startsWith("2026-01-21T10-22-57-123Z-"); // true
+ * assert.match(newRunId(Date.UTC(2026, 0, 21, 10, 22, 57, 123)), /^2026-01-21T10-22-57-123Z-/);
  * ```
  */
 export function newRunId(time: number): string {
@@ -49,9 +54,13 @@ export function newRunId(time: number): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { sha256File } from "./run_record.ts";
  * const path = await Deno.makeTempFile();
- * await sha256File(path); // "e3b0c442…b855" (the empty file)
+ * assert.equal(
+ *   await sha256File(path), // the empty file
+ *   "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+ * );
  * await Deno.remove(path);
  * ```
  */

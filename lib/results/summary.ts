@@ -15,10 +15,13 @@ import type { EvaluatorResult, ResultRow } from "../schema/result.ts";
 import type {
   CacheSummary,
   HistogramBin,
+  IntegrityFlag,
+  IntegritySummary,
   RunSummary,
   ScoreStats,
   SummaryError,
   SummaryFailure,
+  TargetSummary,
 } from "../schema/run_record.ts";
 import { createTrialsAccumulator, type TrialsGate, trialsPassed } from "./trials.ts";
 
@@ -26,6 +29,8 @@ import { createTrialsAccumulator, type TrialsGate, trialsPassed } from "./trials
 export type {
   EvaluatorMean,
   HistogramBin,
+  IntegrityFlag,
+  IntegritySummary,
   RunSummary,
   ScoreStats,
   SummaryError,
@@ -90,10 +95,12 @@ export interface SummaryAccumulator {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { createSummaryAccumulator } from "./summary.ts";
  * const acc = createSummaryAccumulator();
  * // acc.add(row) as each case finishes, then:
  * const summary = acc.finish({ resultsPath: "out.jsonl" });
+ * assert.deepEqual([summary.total, summary.results_path], [0, "out.jsonl"]);
  * ```
  */
 export function createSummaryAccumulator(): SummaryAccumulator {
@@ -130,8 +137,11 @@ export function createSummaryAccumulator(): SummaryAccumulator {
   };
   let total = 0;
   let anyDryRun = false;
+  const integrity = { checked: 0, skipped: 0, flagged: [] as IntegrityFlag[] };
   // Per-case trial statistics (one record per case): the `trials` section when a case repeats.
   const trials = createTrialsAccumulator();
+  // Per target: the `targets` section when the rows name more than one.
+  const byTarget = new Map<string, TargetSummary & { sum: number }>();
   return {
     add(r: ResultRow) {
       const order = total++;
@@ -174,6 +184,8 @@ export function createSummaryAccumulator(): SummaryAccumulator {
       if (typeof rowCost === "number") cost = (cost ?? 0) + rowCost;
       addJudgeUsage(r.evaluator_results);
       trials.add(r);
+      addToTarget(byTarget, r);
+      if (r.integrity !== undefined) addIntegrity(integrity, r);
     },
     finish(options: SummarizeOptions = {}): RunSummary {
       const summary: RunSummary = {
@@ -204,10 +216,68 @@ export function createSummaryAccumulator(): SummaryAccumulator {
       if (judgeCost !== undefined) summary.judge_cost_usd = judgeCost;
       if (options.resultsPath !== undefined) summary.results_path = options.resultsPath;
       if (trials.repeated) summary.trials = trials.finish(options.trialsGate);
+      if (byTarget.size > 1) {
+        summary.targets = [...byTarget.values()].map(({ sum, ...t }) => ({
+          ...t,
+          verdicts: { ...t.verdicts },
+          mean: t.scored > 0 ? sum / t.scored : null,
+        }));
+      }
       if (options.cache !== undefined) summary.cache = { ...options.cache };
+      if (integrity.checked + integrity.skipped > 0) {
+        summary.integrity = { ...integrity, flagged: [...integrity.flagged] };
+      }
       return summary;
     },
   };
+}
+
+/** Counts a row into its target's entry of the `targets` section. */
+function addToTarget(
+  byTarget: Map<string, TargetSummary & { sum: number }>,
+  r: ResultRow,
+): void {
+  let t = byTarget.get(r.target);
+  if (!t) {
+    t = {
+      target: r.target,
+      total: 0,
+      scored: 0,
+      errors: 0,
+      mean: null,
+      verdicts: { pass: 0, borderline: 0, fail: 0 },
+      sum: 0,
+    };
+    byTarget.set(r.target, t);
+  }
+  t.total++;
+  if (r.status === "ok") {
+    t.scored++;
+    t.sum += r.score;
+    t.verdicts[r.verdict]++;
+  } else if (r.status === "error") t.errors++;
+  const cost = r.trace_summary?.cost_usd;
+  if (typeof cost === "number") t.cost_usd = (t.cost_usd ?? 0) + cost;
+}
+
+/** Counts a row the integrity guard saw, and lists it when flagged. */
+function addIntegrity(acc: IntegritySummary, r: ResultRow): void {
+  const integrity = r.integrity!;
+  if (integrity.status === "skipped") {
+    acc.skipped++;
+    return;
+  }
+  acc.checked++;
+  if (integrity.status !== "flagged") return;
+  const first = integrity.findings[0];
+  const where = first?.path ?? (first?.step !== undefined ? `step ${first.step}` : undefined);
+  acc.flagged.push({
+    eval_id: r.eval_id,
+    dataset: r.dataset,
+    target: r.target,
+    kinds: integrity.findings.map((f) => f.kind),
+    ...(where !== undefined ? { where } : {}),
+  });
 }
 
 /** The summary entry of a failed row: its first miss, else its evaluators' first miss or error. */
@@ -261,9 +331,10 @@ const MAX_SLOWEST = 20;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { summarizeResults } from "./summary.ts";
  * const summary = summarizeResults([], { resultsPath: "out.jsonl" });
- * console.log(summary.total); // 0
+ * assert.equal(summary.total, 0);
  * ```
  */
 export function summarizeResults(

@@ -91,9 +91,10 @@ function checkCounts(n: number, c: number, k: number): void {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { trialPassed } from "./trials.ts";
- * trialPassed({ status: "ok", verdict: "pass" }); // true
- * trialPassed({ status: "error", verdict: "pass" }); // false
+ * assert.equal(trialPassed({ status: "ok", verdict: "pass" }), true);
+ * assert.equal(trialPassed({ status: "error", verdict: "pass" }), false);
  * ```
  */
 export function trialPassed(row: Pick<ResultRow, "status" | "verdict">): boolean {
@@ -145,13 +146,14 @@ type CaseAcc =
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { createTrialsAccumulator } from "./trials.ts";
  * const acc = createTrialsAccumulator();
  * const row = { eval_id: "a", dataset: "d", target: "t", status: "ok", score: 1, verdict: "pass" };
  * acc.add(row as never);
  * acc.add({ ...row, score: 0, verdict: "fail" } as never);
  * const { cases, flaky } = acc.finish("any");
- * console.log(cases[0].pass_rate, cases[0].verdict, flaky.length); // 0.5 "pass" 1
+ * assert.deepEqual([cases[0].pass_rate, cases[0].verdict, flaky.length], [0.5, "pass", 1]);
  * ```
  */
 export function createTrialsAccumulator(): TrialsAccumulator {
@@ -225,10 +227,11 @@ export function createTrialsAccumulator(): TrialsAccumulator {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { trialsPassed } from "./trials.ts";
  * const ok = { verdict: "pass" as const, mean: 0.9 };
- * trialsPassed({ cases: [ok, { verdict: "fail" as const, mean: 0.5 }] }); // false
- * trialsPassed({ cases: [ok, { verdict: "fail" as const, mean: 0.5 }] }, 0.7); // true
+ * assert.equal(trialsPassed({ cases: [ok, { verdict: "fail" as const, mean: 0.5 }] }), false);
+ * assert.equal(trialsPassed({ cases: [ok, { verdict: "fail" as const, mean: 0.5 }] }, 0.7), true);
  * ```
  */
 export function trialsPassed(
@@ -249,9 +252,10 @@ export function trialsPassed(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { trialLabel } from "./trials.ts";
- * trialLabel({ eval_id: "refund", trial: 2 }); // "refund #2"
- * trialLabel({ eval_id: "refund", trial: 0 }); // "refund"
+ * assert.equal(trialLabel({ eval_id: "refund", trial: 2 }), "refund #2");
+ * assert.equal(trialLabel({ eval_id: "refund", trial: 0 }), "refund");
  * ```
  */
 export function trialLabel(row: { eval_id: string; trial?: number }): string {

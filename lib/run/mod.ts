@@ -18,7 +18,7 @@ export {
   type RunPermissionRequest,
   UntrustedDatasetError,
 } from "./run_permission.ts";
-export { type Shard, shardOf } from "./plan.ts";
+export { type CaseRun, type Shard, shardOf } from "./plan.ts";
 export { type PriorRun, type PriorRunMode, readPriorRun } from "./resume.ts";
 export { cacheKey, type CacheKeyMaterial, canonicalJson, type JsonValue } from "./cache_key.ts";
 export { rejudge, type RejudgeOptions, type RejudgeResult } from "./rejudge.ts";

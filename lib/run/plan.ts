@@ -1,16 +1,20 @@
 /**
- * The run's plan: which (case, trial) pairs of the loaded files run, in which order. Cases are
- * selected by `--filter`, then by `--shard i/n` (a stable hash of dataset + case id, so a case
- * keeps its shard when others are added and every trial of a case lands in the same shard), then
- * the first `--max-cases N` of them are kept, then they are expanded into trials (`--trials K`,
- * else the case's `execution.trials`, else 1), and pairs already done (a resumed run) are left
- * out (after `--max-cases`, so a resumed run keeps the cases it had).
+ * The run's plan: which (case, target, trial) runs of the loaded files run, in which order. Cases
+ * are selected by `--filter`, then by `--shard i/n` (a stable hash of dataset + case id, so a case
+ * keeps its shard when others are added and every target and trial of a case lands in the same
+ * shard), then the first `--max-cases N` of them are kept, then they are expanded into trials
+ * (`--trials K`, else the case's `execution.trials`, else 1) and targets (`--target a,b,c`, else
+ * the case's `execution.targets` or `target`), and runs already done (a resumed run) are left out
+ * (after `--max-cases`, so a resumed run keeps the cases it had). The targets of a case are
+ * interleaved trial by trial (a, b, c, a, b, c, ...), so an interrupted run is balanced.
  *
  * @module
  */
 import { relative } from "node:path";
 import { matchGlob } from "../text/glob.ts";
 import type { Diagnostic, EvalCase } from "../schema/eval_case.ts";
+import { caseTargets } from "../dataset/case_targets.ts";
+import { targetNames } from "../schema/run_option.ts";
 import type { LoadedEvalSet } from "./run_eval.ts";
 
 /** One shard of a run split over `count` machines (`--shard index/count`, index from 0). */
@@ -21,12 +25,26 @@ export interface Shard {
   count: number;
 }
 
-/** A (case, trial) pair to run. */
+/** A (case, target, trial) run to make. */
 export interface PlannedCase {
   /** The file the case came from. */
   set: LoadedEvalSet;
   /** The case. */
   evalCase: EvalCase;
+  /** The target it runs against (`--target`, else the case's own). */
+  target: string;
+  /** Trial index, from 0. */
+  trial: number;
+}
+
+/** A (case, target, trial) run, as a resumed run and a rerun name the ones done or to redo. */
+export interface CaseRun {
+  /** Dataset name. */
+  dataset: string;
+  /** Case id. */
+  eval_id: string;
+  /** Target name. */
+  target: string;
   /** Trial index, from 0. */
   trial: number;
 }
@@ -41,17 +59,19 @@ export interface PlanOptions {
   trials?: number;
   /** Run at most this many cases, the first ones in plan order (`--max-cases`). */
   maxCases?: number;
-  /** Whether a pair is already done (resume): such pairs are left out of the plan. */
-  done?: (pair: { dataset: string; eval_id: string; trial: number }) => boolean;
+  /** Targets of every case, replacing each case's own (`--target`: one name or several). */
+  target?: string | readonly string[];
+  /** Whether a run is already done (resume): such runs are left out of the plan. */
+  done?: (run: CaseRun) => boolean;
 }
 
 /** What {@link planCases} returns. */
 export interface Plan {
-  /** The pairs to run, case by case (trials of a case next to each other). */
+  /** The runs to make, case by case (the trials of a case, each over its targets, together). */
   cases: PlannedCase[];
   /** Cases that matched `--filter` (before sharding): 0 means the filter matched nothing. */
   matched: number;
-  /** Pairs left out because they were already done. */
+  /** Runs left out because they were already done. */
   skippedDone: number;
 }
 
@@ -106,8 +126,8 @@ export function shardOf(dataset: string, id: string, count: number): number {
  *   file: "/d/a.yaml", root: "/d", evalDir: "/d",
  *   cases: [{ id: "a", dataset: "d", execution: { target: "default" } }],
  * };
- * const plan = planCases([set as never], { trials: 3 });
- * plan.cases.map((c) => c.trial); // [0, 1, 2]
+ * const plan = planCases([set as never], { trials: 2, target: ["x", "y"] });
+ * plan.cases.map((c) => `${c.trial}${c.target}`); // ["0x", "0y", "1x", "1y"]
  * ```
  */
 export function planCases(sets: readonly LoadedEvalSet[], options: PlanOptions = {}): Plan {
@@ -115,6 +135,7 @@ export function planCases(sets: readonly LoadedEvalSet[], options: PlanOptions =
   let matched = 0;
   let skippedDone = 0;
   let selected = 0;
+  const given = targetNames(options.target);
   for (const set of sets) {
     for (const evalCase of set.cases) {
       if (options.filter !== undefined && !matchGlob(options.filter, evalCase.id)) continue;
@@ -124,12 +145,16 @@ export function planCases(sets: readonly LoadedEvalSet[], options: PlanOptions =
       if (options.maxCases !== undefined && selected >= options.maxCases) continue;
       selected++;
       const trials = trialsOf(evalCase, options.trials);
+      const targets = given ?? caseTargets(evalCase);
       for (let trial = 0; trial < trials; trial++) {
-        if (options.done?.({ dataset: evalCase.dataset, eval_id: evalCase.id, trial })) {
-          skippedDone++;
-          continue;
+        for (const target of targets) {
+          const { dataset, id: eval_id } = evalCase;
+          if (options.done?.({ dataset, eval_id, target, trial })) {
+            skippedDone++;
+            continue;
+          }
+          cases.push({ set, evalCase, target, trial });
         }
-        cases.push({ set, evalCase, trial });
       }
     }
   }

@@ -60,6 +60,25 @@ export class Semaphore {
     });
   }
 
+  /**
+   * Takes a slot when one is free and nobody waits for one, without waiting: its release
+   * function, else `undefined`.
+   *
+   * @example
+   * ```ts
+   * import { Semaphore } from "./pool.ts";
+   * const slots = new Semaphore(1);
+   * const release = slots.tryAcquire();
+   * slots.tryAcquire(); // undefined
+   * release?.();
+   * ```
+   */
+  tryAcquire(): Release | undefined {
+    if (this.#free === 0 || this.#waiters.length > 0) return undefined;
+    this.#free--;
+    return this.#releaser();
+  }
+
   #releaser(): Release {
     let released = false;
     return () => {

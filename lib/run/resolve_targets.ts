@@ -22,6 +22,7 @@ import {
   type UsableTargetsFile,
 } from "../dataset/targets_file.ts";
 import type { Target } from "../targets/types.ts";
+import { redactValue } from "../text/redact.ts";
 import { type Budget, budgetedTarget } from "./budget.ts";
 import type { CallCache } from "./call_cache.ts";
 import { createDryRunJudge, createDryRunTarget } from "./dry_run.ts";
@@ -56,8 +57,6 @@ export interface CaseBinding {
 export interface TargetResolverOptions {
   /** Explicit targets file (absolute) for every eval file. */
   targetsFile?: string;
-  /** Target name for every case (`--target`). */
-  target?: string;
   /** Judge target name for every case. */
   judgeTarget?: string;
   /** Replace targets and judges by mocks. */
@@ -100,8 +99,11 @@ export interface EvalFileRef {
 
 /** Resolves and caches targets for a run. */
 export interface TargetResolver {
-  /** Binds one case (resolving its target and judge on first use). */
-  bind(set: EvalFileRef, evalCase: EvalCase): Promise<CaseBinding>;
+  /**
+   * Binds one case to the target called `name` (its own, or one `--target` gave), resolving the
+   * target and its judge on first use.
+   */
+  bind(set: EvalFileRef, evalCase: EvalCase, name: string): Promise<CaseBinding>;
   /**
    * The judge target `name` of an eval file alone, without its evaluated target (`agentv
    * calibrate` re-asks judges on stored answers and calls no target). Throws
@@ -183,7 +185,7 @@ function refuseBroken(file: UsableTargetsFile, name: string, set: EvalFileRef): 
  * ```ts ignore
  * import { createTargetResolver } from "./resolve_targets.ts";
  * const resolver = createTargetResolver({ dryRun: false, env: {}, timeoutMs: 120_000, signal });
- * const binding = await resolver.bind(set, evalCase);
+ * const binding = await resolver.bind(set, evalCase, "default");
  * ```
  */
 export function createTargetResolver(options: TargetResolverOptions): TargetResolver {
@@ -285,6 +287,7 @@ export function createTargetResolver(options: TargetResolverOptions): TargetReso
     const targetsPath = await findTargetsPath(set);
     if (options.dryRun) {
       let workers: number | undefined;
+      let written: Record<string, unknown> | undefined;
       if (targetsPath !== undefined) {
         const file = await readTargetsFile(targetsPath, set);
         refuseBroken(file, name, set);
@@ -294,6 +297,7 @@ export function createTargetResolver(options: TargetResolverOptions): TargetReso
           resolveTarget(file, name, { env: {} });
         }
         if (typeof def?.workers === "number") workers = def.workers;
+        written = def;
       }
       options.onResolved?.({
         target: name,
@@ -301,6 +305,7 @@ export function createTargetResolver(options: TargetResolverOptions): TargetReso
         ...(targetsPath !== undefined ? { targets_file: targetsPath } : {}),
         ...(workers !== undefined ? { workers } : {}),
         judge_target: "dry-run-judge",
+        ...(written ? { settings: redactValue(written, [...secrets]) } : {}),
       });
       return {
         target: createDryRunTarget(name, workers !== undefined ? { workers } : {}),
@@ -332,6 +337,7 @@ export function createTargetResolver(options: TargetResolverOptions): TargetReso
       ...((targetWarnings.get(resolved)?.length ?? 0) > 0
         ? { warnings: targetWarnings.get(resolved) }
         : {}),
+      ...(written ? { settings: redactValue(written, [...secrets]) } : {}),
     });
     return {
       target,
@@ -378,8 +384,7 @@ export function createTargetResolver(options: TargetResolverOptions): TargetReso
   };
 
   return {
-    async bind(set, evalCase) {
-      const name = options.target ?? evalCase.execution.target;
+    async bind(set, evalCase, name) {
       const key = `${set.file}\0${set.evalDir}\0${name}`;
       let p = bindings.get(key);
       if (!p) {

@@ -1,8 +1,8 @@
 /**
  * Runs that continue an earlier one: `--resume <results>` (the same run, into the same file: the
- * finished (dataset, case, trial) pairs are left out, the rest run, the rows are appended) and
- * `--rerun-failed <results>` / `--retry-errors <results>` (the failed or error pairs of a parent
- * run, into a new results file whose run record names the parent).
+ * finished (dataset, case, target, trial) runs are left out, the rest run, the rows are appended)
+ * and `--rerun-failed <results>` / `--retry-errors <results>` (the failed or error runs of a
+ * parent run, into a new results file whose run record names the parent).
  *
  * Both take the options of the earlier run's record, and refuse one given again that would change
  * the results (`prior_spec.ts`); both are refused ({@link RunConfigError}, nothing runs) when the
@@ -24,6 +24,7 @@ import type { Diagnostic } from "../schema/eval_case.ts";
 import type { ResultRow } from "../schema/result.ts";
 import type { RunRecord } from "../schema/run_record.ts";
 import { RunConfigError } from "./errors.ts";
+import type { CaseRun } from "./plan.ts";
 import type { LoadedEvalSet } from "./run_options.ts";
 
 /** How a run continues an earlier one. */
@@ -38,8 +39,8 @@ export interface PriorRun {
   /** Its run record. */
   record: RunRecord;
   /**
-   * Keys ({@link pairKey}) of its pairs: for `resume` the finished ones (left out), for a rerun
-   * the ones to run (the others are left out).
+   * Keys ({@link pairKey}) of its (case, target, trial) runs: for `resume` the finished ones (left
+   * out), for a rerun the ones to run (the others are left out).
    */
   pairs: Set<string>;
   /** For `resume`: what was read of its results file (the recorder prepares it from this). */
@@ -47,29 +48,29 @@ export interface PriorRun {
 }
 
 /**
- * The key of a (dataset, case id, trial) pair.
+ * The key of a (dataset, case id, target, trial) run.
  *
  * @example
  * ```ts
  * import { pairKey } from "./resume.ts";
- * pairKey({ dataset: "d", eval_id: "a", trial: 2 }); // "d\u0000a\u00002"
+ * pairKey({ dataset: "d", eval_id: "a", target: "t", trial: 2 }); // "d\u0000a\u0000t\u00002"
  * ```
  */
-export function pairKey(pair: { dataset: string; eval_id: string; trial: number }): string {
-  return `${pair.dataset}\0${pair.eval_id}\0${pair.trial}`;
+export function pairKey(run: CaseRun): string {
+  return `${run.dataset}\0${run.eval_id}\0${run.target}\0${run.trial}`;
 }
 
 /**
- * The (case, trial) pairs a rerun runs: per pair its last row in the file; `rerun-failed` takes
+ * The (case, target, trial) runs a rerun runs: per run its last row in the file; `rerun-failed` takes
  * errors and `fail` verdicts, `retry-errors` errors only (an `interrupted` error is an error).
  *
  * @example
  * ```ts
  * import { rerunPairs } from "./resume.ts";
  * const rows = [
- *   { dataset: "d", eval_id: "a", trial: 0, status: "ok", verdict: "fail" },
- *   { dataset: "d", eval_id: "b", trial: 0, status: "error", verdict: "fail" },
- *   { dataset: "d", eval_id: "c", trial: 0, status: "ok", verdict: "pass" },
+ *   { dataset: "d", eval_id: "a", target: "t", trial: 0, status: "ok", verdict: "fail" },
+ *   { dataset: "d", eval_id: "b", target: "t", trial: 0, status: "error", verdict: "fail" },
+ *   { dataset: "d", eval_id: "c", target: "t", trial: 0, status: "ok", verdict: "pass" },
  * ];
  * rerunPairs(rows as never, "rerun-failed").size; // 2
  * rerunPairs(rows as never, "retry-errors").size; // 1
@@ -217,10 +218,8 @@ export async function checkPriorRun(
   }
 }
 
-/** Whether a pair is left out of a run that continues `prior`. */
-export function priorDone(
-  prior: PriorRun,
-): (pair: { dataset: string; eval_id: string; trial: number }) => boolean {
+/** Whether a (case, target, trial) run is left out of a run that continues `prior`. */
+export function priorDone(prior: PriorRun): (run: CaseRun) => boolean {
   return prior.mode === "resume"
     ? (pair) => prior.pairs.has(pairKey(pair))
     : (pair) => !prior.pairs.has(pairKey(pair));

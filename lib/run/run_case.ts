@@ -5,7 +5,6 @@
  *
  * @module
  */
-import { join } from "node:path";
 import { aggregateCaseScore } from "../scoring/case_score.ts";
 import { candidateAnswer, summarizeTrace } from "../scoring/answer.ts";
 import { runEvaluator } from "../scoring/run_evaluator.ts";
@@ -18,10 +17,13 @@ import type { EvaluatorConfig } from "../schema/evaluator.ts";
 import type { EvaluatorResult, OutputMessage, ResultRow } from "../schema/result.ts";
 import { invokeWithRetry, type RetryInfo } from "../targets/retry.ts";
 import { type Target, TargetError, type TargetResponse } from "../targets/types.ts";
-import type { WorkspaceChanges } from "../schema/workspace.ts";
 import type { CaseWorkspace, WorkspaceManager } from "./workspace.ts";
 import { isBudgetRefusal, skippedRow } from "./budget.ts";
 import type { SandboxMode } from "../schema/sandbox.ts";
+import { type CaseGuard, withIntegrity } from "./case_guard.ts";
+import { agentLogPath, openCase, type OpenedCase, workspaceChanges } from "./case_workspace.ts";
+
+export { agentLogPath } from "./case_workspace.ts";
 
 /** Evaluator types that need a judge model. */
 const JUDGED_TYPES = new Set(["llm_judge", "rubric"]);
@@ -75,6 +77,8 @@ export interface CaseRuntime {
   runId: string;
   /** Trial index of this run of the case, from 0 (`trial` on the row and the target request). */
   trial: number;
+  /** Whether other targets run this case too (an agent's log is then named after its target). */
+  sharedCase?: boolean;
   /** Marks rows `dry_run: true`; code judges are skipped. */
   dryRun: boolean;
   /** Environment subprocess code judges take their variables from (see `child_env.ts`). */
@@ -188,15 +192,9 @@ export function blockedCaseRow(
  * ```
  */
 export async function runCase(evalCase: EvalCase, runtime: CaseRuntime): Promise<ResultRow> {
-  if (runtime.workspaces === undefined) return await runCaseIn(evalCase, runtime, undefined);
-  let workspace: CaseWorkspace | undefined;
+  let opened: OpenedCase;
   try {
-    workspace = await runtime.workspaces.open({
-      evalCase,
-      target: runtime.target,
-      evalDir: runtime.evalDir,
-      root: runtime.root,
-    });
+    opened = await openCase(evalCase, caseEvaluators(evalCase), runtime);
   } catch (e) {
     return errorRow(evalCase, runtime, runtime.redact(messageOf(e)), {
       attempts: 0,
@@ -204,29 +202,9 @@ export async function runCase(evalCase: EvalCase, runtime: CaseRuntime): Promise
     });
   }
   try {
-    return await runCaseIn(evalCase, runtime, workspace);
+    return await runCaseIn(evalCase, runtime, opened.workspace, opened.guard);
   } finally {
-    await workspace?.dispose();
-  }
-}
-
-/** What changed in the workspace, or `undefined` without one (a failure to read it is noted). */
-async function workspaceChanges(
-  workspace: CaseWorkspace | undefined,
-): Promise<WorkspaceChanges | undefined> {
-  if (workspace === undefined) return undefined;
-  try {
-    return await workspace.changes();
-  } catch (e) {
-    return {
-      template: workspace.template ?? null,
-      path: workspace.kept ? workspace.path : null,
-      added: [],
-      modified: [],
-      deleted: [],
-      diff: `(the workspace could not be compared: ${messageOf(e)})\n`,
-      diff_truncated: false,
-    };
+    await opened.workspace?.dispose();
   }
 }
 
@@ -234,6 +212,7 @@ async function runCaseIn(
   evalCase: EvalCase,
   runtime: CaseRuntime,
   workspace: CaseWorkspace | undefined,
+  guard: CaseGuard | undefined,
 ): Promise<ResultRow> {
   const interrupted = () => runtime.signal.aborted;
   let prompt: string;
@@ -271,7 +250,9 @@ async function runCaseIn(
       guidelines,
       evalDir: runtime.evalDir,
       ...(workspace !== undefined ? { cwd: workspace.path } : {}),
-      logPath: agentLogPath(runtime.root, runtime.runId, evalCase.id, runtime.trial),
+      logPath: agentLogPath(runtime.root, runtime.runId, evalCase.id, runtime.trial, {
+        ...(runtime.sharedCase ? { target: runtime.targetName } : {}),
+      }),
       trial: runtime.trial,
     }, {
       timeoutMs: runtime.target.timeoutMs ?? runtime.timeoutMs,
@@ -300,6 +281,8 @@ async function runCaseIn(
     const changes = await workspaceChanges(workspace);
     // An agent's trace, usage and log up to its failure.
     const partial = e instanceof TargetError ? e.partial : undefined;
+    await guard?.afterTarget();
+    const integrity = guard?.verdict({ messages: partial?.output_messages ?? [], results: [] });
     return {
       ...errorRow(evalCase, runtime, reason, {
         attempts: attemptsOf(e, retries + 1),
@@ -309,10 +292,22 @@ async function runCaseIn(
       ...(partial?.token_usage !== undefined ? { token_usage: partial.token_usage } : {}),
       ...(partial?.log_path !== undefined ? { log_path: partial.log_path } : {}),
       ...(changes !== undefined ? { workspace: changes } : {}),
+      ...(integrity !== undefined ? { integrity } : {}),
     };
   }
   const durationMs = Math.round(runtime.now() - started);
   const changes = await workspaceChanges(workspace);
+  await guard?.afterTarget();
+  try {
+    // The hidden checks arrive only now: the agent never saw them, its diff does not hold them.
+    await guard?.copyPostChecks();
+  } catch (e) {
+    const reason = `Could not copy post_checks into the workspace: ${messageOf(e)}`;
+    return {
+      ...errorRow(evalCase, runtime, reason, { attempts, durationMs }),
+      ...(changes !== undefined ? { workspace: changes } : {}),
+    };
+  }
 
   const outputMessages = response.output_messages;
   const trace = summarizeTrace(outputMessages, {
@@ -357,7 +352,8 @@ async function runCaseIn(
   for (const config of caseEvaluators(evalCase)) {
     results.push(await runEvaluator(config, context));
   }
-  const aggregate = aggregateCaseScore(results);
+  const integrity = guard?.verdict({ answer: candidate, messages: outputMessages, results });
+  const aggregate = withIntegrity(aggregateCaseScore(results), integrity, results);
   let error: string | undefined;
   if (aggregate.status === "error") {
     error = interrupted() ? "interrupted" : results
@@ -386,24 +382,7 @@ async function runCaseIn(
     cached: response.cached === true,
     ...(response.log_path !== undefined ? { log_path: response.log_path } : {}),
     ...(changes !== undefined ? { workspace: changes } : {}),
+    ...(integrity !== undefined ? { integrity } : {}),
     ...(runtime.dryRun ? { dry_run: true } : {}),
   };
-}
-
-/**
- * Where an agent target keeps the raw event stream of a case:
- * `<root>/.agentv/logs/<run_id>/<case id>.jsonl` (the id made safe as a file name), and
- * `<case id>.trial-<n>.jsonl` for trials after the first.
- *
- * @example
- * ```ts
- * import { agentLogPath } from "./run_case.ts";
- * agentLogPath("/repo", "2026-01-21T10-22-57-123Z-1a2b3c", "fix/bug 1");
- * // "/repo/.agentv/logs/2026-01-21T10-22-57-123Z-1a2b3c/fix_bug_1.jsonl"
- * ```
- */
-export function agentLogPath(root: string, runId: string, caseId: string, trial = 0): string {
-  const safe = (s: string) => s.replace(/[^A-Za-z0-9._-]+/g, "_").replace(/^[._]+/, "") || "case";
-  const name = `${safe(caseId).slice(0, 100)}${trial > 0 ? `.trial-${trial}` : ""}.jsonl`;
-  return join(root, ".agentv", "logs", safe(runId), name);
 }

@@ -12,6 +12,7 @@ import type { RunConfigSettings } from "../schema/config.ts";
 import type { Diagnostic, EvalCase } from "../schema/eval_case.ts";
 import type { ResultRow } from "../schema/result.ts";
 import type { RunSpec } from "../schema/run_spec.ts";
+import type { CaseRun } from "./plan.ts";
 import type { PriorRun } from "./resume.ts";
 import type { RunPermission } from "./run_permission.ts";
 import type { DatasetCommand, SourceHash } from "../dataset/dataset_commands.ts";
@@ -74,8 +75,8 @@ export interface RunEvalOptions extends Omit<RunSpec, "allowRun"> {
   sandbox?: boolean;
   /** Loader for `files`, instead of the sandbox (the caller's own: `sandbox` does not apply). */
   load?: EvalFileLoader;
-  /** Pairs already done (a resumed run): left out of the run. */
-  done?: (pair: { dataset: string; eval_id: string; trial: number }) => boolean;
+  /** (case, target, trial) runs already done (a resumed run): left out of the run. */
+  done?: (run: CaseRun) => boolean;
   /**
    * The run this one resumes into `out` (`--resume`) or reruns pairs of (`--rerun-failed`,
    * `--retry-errors`), from `readPriorRun` (`lib/run/resume.ts`): its record gives every

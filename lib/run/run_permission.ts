@@ -17,10 +17,12 @@ import {
   type CommandFile,
   type DatasetCommand,
   evaluatorCommands,
+  setupCommands,
   type SourceHash,
 } from "../dataset/dataset_commands.ts";
 import { isInside } from "../fs/resolve.ts";
-import type { Diagnostic } from "../schema/eval_case.ts";
+import type { Diagnostic, EvalCase } from "../schema/eval_case.ts";
+import type { WorkspaceRepo } from "../schema/workspace_repo.ts";
 import type { EvaluatorConfig } from "../schema/evaluator.ts";
 import type { Position } from "../fs/decode.ts";
 import type { PathKey } from "../dataset/yaml_source.ts";
@@ -90,6 +92,7 @@ const KIND_LABELS: Record<DatasetCommand["kind"], string> = {
   cli_target: "cli target",
   agent_target: "agent target",
   healthcheck: "healthcheck of target",
+  workspace_setup: "setup of workspace_repo",
   env_host: "target",
 };
 
@@ -239,6 +242,21 @@ export class NeedCollector {
       if (seen.has(list)) continue;
       seen.add(list);
       for (const { need } of evaluatorCommands(list, { evalDir: set.evalDir })) {
+        if (!entry) this.#addSources(entry = this.#root(set.root), set);
+        this.#addEvalNeed(entry, set, need);
+      }
+    }
+  }
+
+  /**
+   * Adds the setup commands of the selected cases' `workspace_repo` (one definition:
+   * `setupCommands`), placed where the loader found them.
+   */
+  addWorkspaceSetups(set: EvalNeedSource, cases: Iterable<EvalCase>): void {
+    let entry: RootEntry | undefined;
+    for (const evalCase of cases) {
+      const repo = evalCase.execution.workspace_repo as WorkspaceRepo | undefined;
+      for (const { need } of setupCommands(repo)) {
         if (!entry) this.#addSources(entry = this.#root(set.root), set);
         this.#addEvalNeed(entry, set, need);
       }

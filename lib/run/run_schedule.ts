@@ -1,6 +1,8 @@
 /**
  * Step 6 of `runEval`: the cases run through one bounded worker pool (`--workers`) plus each
- * target's own cap, in plan order. Every case starts with a `case_started` event and ends with a
+ * target's own cap (its `workers`), in plan order (the targets of a case interleaved), except that
+ * a target whose cap is full lets the others go on (`lanes.ts`). Every case starts with a
+ * `case_started` event and ends with a
  * row (`case_finished`); a case that does not run (its target cannot be used, or the budget is
  * spent) ends at once with a row that says why. Interruption (the signal) stops the scheduling,
  * aborts calls in flight (they are recorded as `interrupted` errors). A row that cannot be written
@@ -15,6 +17,7 @@ import { JudgeHostPool } from "../scoring/judge_host_pool.ts";
 import { blockedReason } from "./blocked_cases.ts";
 import { skippedRow } from "./budget.ts";
 import type { PlannedCase } from "./plan.ts";
+import { JobLanes, WAIT } from "./lanes.ts";
 import { Semaphore } from "./pool.ts";
 import { blockedCaseRow, runCase } from "./run_case.ts";
 import type { BoundRun, Job, RunContext } from "./run_steps.ts";
@@ -56,8 +59,12 @@ class Scheduler {
   readonly #bound: BoundRun;
   readonly #runId: string;
   readonly #total: number;
+  /** Whether the run has more than one target (agent logs are then named after theirs). */
+  readonly #severalTargets: boolean;
   readonly #pool: Semaphore;
   readonly #caps = new Map<string, Semaphore>();
+  /** Wakes the scheduling when it waits for a full target cap. */
+  #onCapRelease: (() => void) | undefined;
   readonly #running = new Set<Promise<void>>();
   /** Cases that need a workspace get a fresh one each; the run's temp folder goes at the end. */
   readonly #workspaces: WorkspaceManager;
@@ -74,6 +81,7 @@ class Scheduler {
     this.#bound = bound;
     this.#runId = runId;
     this.#total = bound.jobs.length;
+    this.#severalTargets = new Set(bound.jobs.map((j) => j.target)).size > 1;
     this.#pool = new Semaphore(run.spec.workers);
     this.#workspaces = createWorkspaceManager({
       runId,
@@ -99,14 +107,20 @@ class Scheduler {
   /** Starts every job in turn, as slots free up; resolves when the last one is done. */
   async runAll(): Promise<void> {
     const { signal } = this.#run;
-    for (const job of this.#bound.jobs) {
+    const lanes = new JobLanes(this.#bound.jobs, (job) => this.#laneOf(job));
+    for (;;) {
       if (signal.aborted || this.#cannotWrite()) break;
+      const job = lanes.next((lane) => lane === "" || this.#caps.get(lane)!.free > 0);
+      if (job === undefined) break;
+      if (job === WAIT) {
+        await this.#capReleased();
+        continue;
+      }
       if ("blocked" in job) {
         this.#finish(this.#notRun(job, job.targetName, blockedReason(job.blocked)));
         continue;
       }
-      const releaseCap = await this.#acquireCap(job.binding);
-      if (!releaseCap) break;
+      const releaseCap = this.#takeCap(job.binding);
       const releaseSlot = await this.#pool.acquire(signal);
       if (!releaseSlot || this.#cannotWrite()) {
         releaseSlot?.();
@@ -134,14 +148,35 @@ class Scheduler {
     if (this.#crashed) throw this.#crashed.error;
   }
 
-  /** Waits for a slot of the job's target cap (its `workers`), when it has one. */
-  async #acquireCap(
-    binding: Extract<Job, { binding: unknown }>["binding"],
-  ): Promise<(() => void) | undefined> {
+  /** The lane of a job: its target's cap key, or `""` (no cap: a blocked job, no `workers`). */
+  #laneOf(job: Job): string {
+    if ("blocked" in job || job.binding.workers === undefined) return "";
+    const { capKey, workers } = job.binding;
+    if (!this.#caps.has(capKey)) this.#caps.set(capKey, new Semaphore(workers));
+    return capKey;
+  }
+
+  /** Takes a slot of the job's target cap, which {@link JobLanes.next} saw free. */
+  #takeCap(binding: Extract<Job, { binding: unknown }>["binding"]): () => void {
     if (binding.workers === undefined) return () => {};
-    let cap = this.#caps.get(binding.capKey);
-    if (!cap) this.#caps.set(binding.capKey, cap = new Semaphore(binding.workers));
-    return await cap.acquire(this.#run.signal);
+    const release = this.#caps.get(binding.capKey)!.tryAcquire()!;
+    return () => {
+      release();
+      this.#onCapRelease?.();
+    };
+  }
+
+  /** Resolves once a target cap frees a slot, or the run is interrupted. */
+  async #capReleased(): Promise<void> {
+    const { signal } = this.#run;
+    let wake = () => {};
+    await new Promise<void>((resolve) => {
+      wake = () => resolve();
+      this.#onCapRelease = wake;
+      signal.addEventListener("abort", wake, { once: true });
+    });
+    signal.removeEventListener("abort", wake);
+    this.#onCapRelease = undefined;
   }
 
   /** Runs one case; its row is recorded when it ends, and its slots are released. */
@@ -161,6 +196,7 @@ class Scheduler {
       now,
       runId: this.#runId,
       trial: job.trial,
+      sharedCase: this.#severalTargets,
       dryRun: spec.dryRun,
       env: binding.env,
       healthcheck: binding.healthcheck,

@@ -203,7 +203,6 @@ export async function bindTargets(run: RunContext, planned: PlannedCase[]): Prom
   const { spec } = run;
   const consent = ConsentGrant.none();
   const resolver = createTargetResolver({
-    target: spec.target,
     targetsFile: spec.targetsFile,
     judgeTarget: spec.judgeTarget,
     dryRun: spec.dryRun,
@@ -218,13 +217,13 @@ export async function bindTargets(run: RunContext, planned: PlannedCase[]): Prom
     sandbox: spec.sandboxMode,
   });
   const jobs: Job[] = [];
-  for (const { set, evalCase, trial } of planned) {
+  for (const one of planned) {
+    const { set, evalCase, target } = one;
     try {
-      jobs.push({ set, evalCase, trial, binding: await resolver.bind(set, evalCase) });
+      jobs.push({ ...one, binding: await resolver.bind(set, evalCase, target) });
     } catch (e) {
       if (!(e instanceof TargetUnavailableError)) throw e;
-      const targetName = spec.target ?? evalCase.execution.target;
-      jobs.push({ set, evalCase, trial, blocked: e, targetName });
+      jobs.push({ ...one, blocked: e, targetName: target });
     }
   }
   if (jobs.length > 0 && jobs.every((job) => "blocked" in job)) {
@@ -250,6 +249,7 @@ export async function gateRun(run: RunContext, bound: BoundRun): Promise<void> {
     cases.push(job.evalCase);
   }
   for (const [set, cases] of bySet) collector.addCases(set, cases.map(caseEvaluators));
+  for (const [set, cases] of bySet) collector.addWorkspaceSetups(set, cases);
   for (const t of bound.resolver.targetNeeds()) collector.addTarget(t);
   const allowed = await checkRunPermission(
     await collector.collect(),

@@ -96,8 +96,9 @@ export async function settleRunSpec(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { absolutePaths } from "./settle_spec.ts";
- * absolutePaths({ root: "data", workers: 2 }, "/w"); // { root: "/w/data", workers: 2 }
+ * assert.deepEqual(absolutePaths({ root: "data", workers: 2 }, "/w"), { root: "/w/data", workers: 2 });
  * ```
  */
 export function absolutePaths(spec: RunSpec, cwd: string): RunSpec {
@@ -113,8 +114,9 @@ export function absolutePaths(spec: RunSpec, cwd: string): RunSpec {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { runSpecOf } from "./settle_spec.ts";
- * runSpecOf({ workers: 2, quiet: true, target: undefined } as never); // { workers: 2 }
+ * assert.deepEqual(runSpecOf({ workers: 2, quiet: true, target: undefined } as never), { workers: 2 });
  * ```
  */
 export function runSpecOf(values: Readonly<Record<string, unknown>>): RunSpec {

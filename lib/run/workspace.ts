@@ -1,7 +1,8 @@
 /**
- * Case workspaces: each case that needs one (its target or case names a `workspace_template`, or
- * its target is a coding agent) runs in its own fresh folder — a copy of the template, or an
- * empty folder — so parallel cases never share files. The folder lives under the run's temp
+ * Case workspaces: each case that needs one (its target or case names a `workspace_template` or a
+ * `workspace_repo`, or its target is a coding agent) runs in its own fresh folder — a copy of the
+ * template, a checkout of the repository's commit (`workspace_repo.ts`), or an empty folder — so
+ * parallel cases never share files. The folder lives under the run's temp
  * folder and is deleted after the case, or under `<root>/.agentv/workspaces/<run>/<case>` and
  * kept with `--keep-workspaces`. A run's temp folder is named after its process id, so the next
  * run removes what a crashed run left behind.
@@ -14,7 +15,11 @@ import type { EvalCase } from "../schema/eval_case.ts";
 import { AGENT_PROVIDERS } from "../schema/targets.ts";
 import type { WorkspaceChanges } from "../schema/workspace.ts";
 import type { Target } from "../targets/types.ts";
+import type { ConsentGrant } from "../targets/consent.ts";
+import type { WorkspaceRepo } from "../schema/workspace_repo.ts";
+import { processBaseEnv } from "../targets/child_env.ts";
 import { diffWorkspace, snapshotWorkspace, type WorkspaceSnapshot } from "./workspace_diff.ts";
+import { materialiseRepo, type RepoSpec, type RepoWorkspace } from "./workspace_repo.ts";
 
 /** Providers whose cases always run in a workspace (an empty one without a template). */
 export const WORKSPACE_PROVIDERS: ReadonlySet<string> = new Set(AGENT_PROVIDERS);
@@ -61,12 +66,22 @@ export interface WorkspaceManagerOptions {
 export interface WorkspaceRequest {
   /** The case. */
   evalCase: EvalCase;
-  /** Its target (`workspaceTemplate`, `provider`). */
-  target: Pick<Target, "provider" | "workspaceTemplate">;
+  /** Its target (`workspaceTemplate`, `workspaceRepo`, `provider`). */
+  target: Pick<Target, "provider" | "workspaceTemplate" | "workspaceRepo">;
   /** Folder of the eval file (base of a case's relative `workspace_template`). */
   evalDir: string;
   /** Dataset root: a template must lie inside it. */
   root: string;
+  /** What the run's trust gate allowed (a repository's setup commands need it). */
+  consent?: ConsentGrant;
+  /** The run's environment (git and setup commands; default PATH, HOME, LANG, TMPDIR). */
+  env?: Readonly<Record<string, string>>;
+  /** Each setup command is killed after this many ms (default 120 s). */
+  timeoutMs?: number;
+  /** Aborted when the run is interrupted. */
+  signal?: AbortSignal;
+  /** A dry run: a repository is neither fetched nor checked out, nor set up (default false). */
+  dryRun?: boolean;
 }
 
 /** Creates and removes the workspaces of one run. */
@@ -96,7 +111,41 @@ export function workspaceTemplateOf(
 ): string | undefined {
   const own = evalCase.execution.workspace_template;
   if (typeof own === "string" && own !== "") return resolve(evalDir, own);
+  if (evalCase.execution.workspace_repo !== undefined) return undefined;
   return target.workspaceTemplate;
+}
+
+/**
+ * The repository a case runs in: the case's `execution.workspace_repo` (its `url` relative to the
+ * eval file), else its target's, unless the case names a `workspace_template` of its own (a
+ * case's workspace, of either kind, wins over its target's); `undefined` when there is none.
+ *
+ * @example
+ * ```ts ignore
+ * workspaceRepoOf(evalCase, target, "/repo/evals"); // { repo: {url, commit, setup}, baseDir }
+ * ```
+ */
+export function workspaceRepoOf(
+  evalCase: EvalCase,
+  target: Pick<Target, "workspaceRepo">,
+  evalDir: string,
+): RepoSpec | undefined {
+  const own = evalCase.execution.workspace_repo as WorkspaceRepo | undefined;
+  if (own !== undefined) return { repo: own, baseDir: evalDir };
+  const template = evalCase.execution.workspace_template;
+  if (typeof template === "string" && template !== "") return undefined;
+  return target.workspaceRepo;
+}
+
+/** What checking a repository out needs from the request. */
+function repoOptions(request: WorkspaceRequest) {
+  return {
+    root: request.root,
+    env: request.env ?? processBaseEnv(),
+    timeoutMs: request.timeoutMs ?? 120_000,
+    ...(request.consent !== undefined ? { consent: request.consent } : {}),
+    ...(request.signal !== undefined ? { signal: request.signal } : {}),
+  };
 }
 
 /** A file-system-safe folder name for a case id. */
@@ -285,7 +334,11 @@ export function createWorkspaceManager(options: WorkspaceManagerOptions): Worksp
   return {
     async open(request) {
       const template = workspaceTemplateOf(request.evalCase, request.target, request.evalDir);
-      if (template === undefined && !WORKSPACE_PROVIDERS.has(request.target.provider)) {
+      const repo = workspaceRepoOf(request.evalCase, request.target, request.evalDir);
+      if (
+        template === undefined && repo === undefined &&
+        !WORKSPACE_PROVIDERS.has(request.target.provider)
+      ) {
         return undefined;
       }
       const real = template === undefined ? undefined : await checkTemplate(template, request.root);
@@ -295,16 +348,20 @@ export function createWorkspaceManager(options: WorkspaceManagerOptions): Worksp
         : join(await tempFolder(), `${++counter}-${safeName(request.evalCase.id)}`);
       if (!keep) await Deno.mkdir(path);
       let snapshot: WorkspaceSnapshot;
+      let checkout: RepoWorkspace | undefined;
       try {
         if (real !== undefined) await copyTree(real, path);
+        if (repo !== undefined && request.dryRun !== true) {
+          checkout = await materialiseRepo(path, repo, repoOptions(request));
+        }
         snapshot = await snapshotWorkspace(path);
       } catch (e) {
         if (!keep) await removeQuietly(path);
         if (e instanceof WorkspaceError) throw e;
-        throw new WorkspaceError(
-          `Could not copy workspace_template '${template}': ${(e as Error).message}`,
-          { cause: e },
-        );
+        const what = repo !== undefined
+          ? `Could not prepare workspace_repo '${repo.repo.url}'`
+          : `Could not copy workspace_template '${template}'`;
+        throw new WorkspaceError(`${what}: ${(e as Error).message}`, { cause: e });
       }
       let disposed = false;
       return {
@@ -314,10 +371,16 @@ export function createWorkspaceManager(options: WorkspaceManagerOptions): Worksp
         async changes() {
           const changes = await diffWorkspace(path, {
             ...(real !== undefined ? { before: real } : {}),
+            ...(checkout !== undefined ? { readBefore: checkout.readBefore } : {}),
             snapshot,
             ...(options.maxDiffBytes !== undefined ? { maxDiffBytes: options.maxDiffBytes } : {}),
           });
-          return { ...changes, template: template ?? null, path: keep ? path : null };
+          return {
+            ...changes,
+            template: template ?? null,
+            path: keep ? path : null,
+            ...(checkout !== undefined ? { repo: checkout.record } : {}),
+          };
         },
         async dispose() {
           if (disposed || keep) return;

@@ -27,7 +27,7 @@ async function digest(bytes: Uint8Array): Promise<string> {
  * Every file under `dir` (symlinks as their link text, not followed), by workspace-relative path,
  * sorted; `.git` folders are skipped.
  */
-async function* walkFiles(
+export async function* walkFiles(
   dir: string,
   prefix = "",
 ): AsyncGenerator<{ rel: string; path: string; kind: "file" | "symlink" }> {
@@ -75,6 +75,11 @@ export async function snapshotWorkspace(dir: string): Promise<WorkspaceSnapshot>
 export interface DiffWorkspaceOptions {
   /** Where the files were before (the template); absent for an empty workspace. */
   before?: string;
+  /**
+   * Reads a file as it was before (a repository's baseline), for a workspace without a `before`
+   * folder; `undefined` when it was not kept (the diff then names the file without its lines).
+   */
+  readBefore?: (rel: string, maxBytes: number) => Promise<Uint8Array | undefined>;
   /** The snapshot taken before the target ran. */
   snapshot: WorkspaceSnapshot;
   /** Cap of the diff text in bytes (default {@link WORKSPACE_DIFF_MAX_BYTES}). */
@@ -102,8 +107,27 @@ async function readOr(path: string | undefined): Promise<Uint8Array | undefined>
   }
 }
 
-/** The diff of one file (`before`/`after` undefined when it did not exist). */
-function fileDiff(rel: string, before: Uint8Array | undefined, after: Uint8Array | undefined) {
+/**
+ * The unified diff of one file (`before`/`after` undefined when it did not exist; `before` null
+ * when it existed but its content was not kept); binary and large files are named only.
+ *
+ * @example
+ * ```ts
+ * import { fileDiff } from "./workspace_diff.ts";
+ * const enc = (s: string) => new TextEncoder().encode(s);
+ * fileDiff("a.txt", enc("1\n"), enc("2\n")); // "--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-1\n+2\n"
+ * ```
+ */
+export function fileDiff(
+  rel: string,
+  before: Uint8Array | undefined | null,
+  after: Uint8Array | undefined,
+) {
+  if (before === null) {
+    return `Files a/${rel} and ${
+      after === undefined ? "/dev/null" : `b/${rel}`
+    } differ (its earlier content was not kept, e.g. a file ignored by .gitignore)\n`;
+  }
   const a = before === undefined ? { text: "" } : diffable(before);
   const b = after === undefined ? { text: "" } : diffable(after);
   const oldName = before === undefined ? "/dev/null" : `a/${rel}`;
@@ -167,9 +191,13 @@ export async function diffWorkspace(
   let cutFiles = 0;
   for (const { rel, kind } of changed) {
     const parts = rel.split("/");
-    const before = kind === "added" || options.before === undefined
+    const before = kind === "added"
       ? undefined
-      : await readOr(join(options.before, ...parts));
+      : options.before !== undefined
+      ? await readOr(join(options.before, ...parts))
+      : options.readBefore !== undefined
+      ? (await options.readBefore(rel, DIFF_FILE_MAX_BYTES + 1)) ?? null
+      : undefined;
     const after = kind === "deleted" ? undefined : await readOr(join(dir, ...parts));
     const piece = fileDiff(rel, before, after);
     const size = encoder.encode(piece).length;

@@ -30,9 +30,10 @@ const ALLOWS: Record<CacheMode, [read: boolean, write: boolean]> = {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { narrowCacheMode } from "./config.ts";
- * narrowCacheMode("readwrite", "read"); // "read"
- * narrowCacheMode("off", "readwrite"); // "off"
+ * assert.equal(narrowCacheMode("readwrite", "read"), "read");
+ * assert.equal(narrowCacheMode("off", "readwrite"), "off");
  * ```
  */
 export function narrowCacheMode(a: CacheMode, b: CacheMode): CacheMode {
@@ -76,7 +77,9 @@ export const AgentvConfigSchema = z.strictObject({
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * const config: AgentvConfig = { guideline_patterns: ["**\/*.instructions.md"] };
+ * assert.equal(parseAgentvConfig(config).success, true);
  * ```
  */
 export type AgentvConfig = z.output<typeof AgentvConfigSchema>;
@@ -86,7 +89,9 @@ export type AgentvConfig = z.output<typeof AgentvConfigSchema>;
  *
  * @example
  * ```ts
- * parseAgentvConfig({ guideline_patterns: ["*.md"] }).success; // true
+ * import assert from "node:assert/strict";
+ * assert.equal(parseAgentvConfig({ guideline_patterns: ["*.md"] }).success, true);
+ * assert.equal(parseAgentvConfig({ guideline_pattern: ["*.md"] }).success, false); // a typo
  * ```
  */
 export function parseAgentvConfig(value: unknown): z.ZodSafeParseResult<AgentvConfig> {
@@ -107,7 +112,9 @@ export const UserConfigSchema = z.strictObject({
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * const config: UserConfig = { cache: "readwrite" };
+ * assert.equal(parseUserConfig(config).success, true);
  * ```
  */
 export type UserConfig = z.output<typeof UserConfigSchema>;
@@ -117,7 +124,9 @@ export type UserConfig = z.output<typeof UserConfigSchema>;
  *
  * @example
  * ```ts
- * parseUserConfig({ cache: "readwrite" }).success; // true
+ * import assert from "node:assert/strict";
+ * assert.equal(parseUserConfig({ cache: "readwrite" }).success, true);
+ * assert.equal(parseUserConfig({ cache: "sometimes" }).success, false);
  * ```
  */
 export function parseUserConfig(value: unknown): z.ZodSafeParseResult<UserConfig> {

@@ -10,8 +10,14 @@ import { type Message, MessageSchema } from "./message.ts";
 import type { EvaluatorConfig, EvaluatorType } from "./evaluator_types.ts";
 import type { Assert, Same } from "./_type_check.ts";
 
-/** A case's run settings: always has `target`; other keys are kept as written. */
-export const CaseExecutionSchema = z.looseObject({ target: z.string() });
+/**
+ * A case's run settings: always has `target`; `targets` when it runs against several; other keys
+ * are kept as written.
+ */
+export const CaseExecutionSchema = z.looseObject({
+  target: z.string(),
+  targets: z.array(z.string()).optional(),
+});
 
 /**
  * A normalised eval case (snake_case, as in the files). YAML and JSONL describing the same case
@@ -38,12 +44,13 @@ export const EvalCaseSchema = z.object({
  * ```ts
  * import { join } from "node:path";
  * import { type EvalCase, loadEvalCases } from "@agentv/agentv";
+ * import assert from "node:assert/strict";
  *
  * const dir = await Deno.makeTempDir();
  * const file = join(dir, "dataset.yaml");
  * await Deno.writeTextFile(file, "evalcases:\n  - id: a\n    expected_outcome: Says hi\n    input: Hi\n");
  * const cases: EvalCase[] = await loadEvalCases(file, { root: dir });
- * console.log(cases[0].id, cases[0].execution.target); // "a" "default"
+ * assert.deepEqual([cases[0].id, cases[0].execution.target], ["a", "default"]);
  * await Deno.remove(dir, { recursive: true });
  * ```
  */
@@ -74,8 +81,13 @@ export interface EvalCase {
 
 /** A case's run settings: always has `target`; other keys as written. */
 export interface CaseExecution {
-  /** Target name (default `default`). */
+  /** Target name (default `default`); the first of `targets` when there are several. */
   target: string;
+  /**
+   * Every target the case runs against, when it names two or more (`execution.targets`); a list
+   * of one is normalised to `target` alone. See `caseTargets` (`lib/dataset/case_targets.ts`).
+   */
+  targets?: string[];
   /** Other keys are kept. */
   [key: string]: unknown;
 }

@@ -14,6 +14,8 @@ import {
   SimpleEvaluatorConfigSchema,
 } from "./evaluator.ts";
 import { hasRole, type Message, RawMessageSchema, StructuredListSchema } from "./message.ts";
+import { IntegritySettingSchema, PostChecksSchema, ProtectedSchema } from "./integrity.ts";
+import { WorkspaceRepoSchema } from "./workspace_repo.ts";
 
 /** Why a list whose every evaluator has weight 0 is rejected. */
 const ALL_WEIGHTS_ZERO =
@@ -27,20 +29,55 @@ function someWeight(list: readonly { weight?: number }[]): boolean {
 /** The largest `execution.trials` (and `--trials`) accepted: each trial is a full run of the case. */
 export const MAX_TRIALS = 1000;
 
+/** The most targets one case runs against (`execution.targets`, `--target a,b,c`). */
+export const MAX_TARGETS = 64;
+
+/** `execution.targets` (and a list given to `--target`): distinct names, 1 to {@link MAX_TARGETS}. */
+export const TargetListSchema: z.ZodType<string[], string[]> = z.array(
+  z.string({
+    error: (i) => `targets must list target names (strings), found ${typeOf(i.input)}`,
+  }).min(1, { error: "a name in targets must not be empty" }),
+  {
+    error: (i) =>
+      `targets must be a list of target names, e.g. [gpt-4o, claude], found ${typeOf(i.input)}`,
+  },
+).min(1, { error: "targets must name at least one target" })
+  .max(MAX_TARGETS, {
+    error: (i) =>
+      `targets names ${(i.input as unknown[]).length} targets; at most ${MAX_TARGETS} are allowed`,
+  })
+  .refine((list) => new Set(list).size === list.length, {
+    error: (i) => {
+      const list = i.input as string[];
+      const twice = list.find((name, at) => list.indexOf(name) !== at);
+      return `targets names '${twice}' twice; list each target once`;
+    },
+  });
+
 /**
- * `execution:` block: `target`, `evaluators` (a default list), `workspace_template` (a folder
- * copied into each case's fresh workspace, relative to the eval file) and `trials` (how many
- * times each case runs, 1 to {@link MAX_TRIALS}; a case's value wins over the file's); any other
- * key is an error (the loader says which key was meant).
+ * `execution:` block: `target` or `targets` (a list: every case runs against each, 1 to
+ * {@link MAX_TARGETS} distinct names; a case's own `target` or `targets` replaces the file's),
+ * `evaluators` (a default list), `workspace_template` (a folder copied into each case's fresh
+ * workspace, relative to the eval file), `workspace_repo` (the workspace checked out from a
+ * repository at a pinned commit, then set up), `trials` (how many times each case runs, 1 to
+ * {@link MAX_TRIALS}; a case's value wins over the file's), and the integrity guard: `integrity`
+ * (`on` | `off` | `{test_commands}`), `protected` (globs of files the agent must not touch) and
+ * `post_checks` (a folder copied into the workspace after the agent exits); any other key is an
+ * error (the loader says which key was meant).
  */
 export const ExecutionSchema = executionSchema(EvaluatorConfigSchema);
 
 /** The keys an `execution:` block may hold. */
 export const EXECUTION_KEYS: readonly string[] = [
   "target",
+  "targets",
   "evaluators",
   "workspace_template",
+  "workspace_repo",
   "trials",
+  "integrity",
+  "protected",
+  "post_checks",
 ];
 
 /** Builds the `execution:` schema over an evaluator schema (full or {@link SimpleEvaluatorConfigSchema}). */
@@ -49,6 +86,7 @@ function executionSchema(evaluator: typeof EvaluatorConfigSchema) {
     target: z.string({
       error: (i) => `target must be a string naming a target, found ${typeOf(i.input)}`,
     }).min(1).optional(),
+    targets: TargetListSchema.optional(),
     evaluators: z.array(evaluator).refine(someWeight, { error: ALL_WEIGHTS_ZERO }).optional(),
     workspace_template: z.string({
       error: (i) =>
@@ -56,6 +94,7 @@ function executionSchema(evaluator: typeof EvaluatorConfigSchema) {
           typeOf(i.input)
         }`,
     }).min(1, { error: "workspace_template must not be empty" }).optional(),
+    workspace_repo: WorkspaceRepoSchema.optional(),
     trials: z.number({
       error: (i) =>
         `trials must be a whole number from 1 to ${MAX_TRIALS}, found ${
@@ -70,6 +109,17 @@ function executionSchema(evaluator: typeof EvaluatorConfigSchema) {
         error: (i) => `trials must be at most ${MAX_TRIALS}, found ${i.input}; lower it`,
       })
       .optional(),
+    integrity: IntegritySettingSchema.optional(),
+    protected: ProtectedSchema.optional(),
+    post_checks: PostChecksSchema.optional(),
+  }).refine((e) => e.workspace_repo === undefined || e.workspace_template === undefined, {
+    path: ["workspace_repo"],
+    message:
+      "workspace_repo and workspace_template both name the workspace; keep one (a repository at a commit, or a folder copied)",
+  }).refine((e) => e.target === undefined || e.targets === undefined, {
+    path: ["targets"],
+    error: "execution has both target and targets; keep one (targets: [a, b] runs every case " +
+      "against each, target: a against one)",
   });
 }
 
@@ -169,8 +219,9 @@ let fastCaseSchema: FastCaseParser | undefined;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * useCompiledCaseParser();
- * parseRawEvalCase({ id: "a", expected_outcome: "Goal", input: "Hi" }).success; // true
+ * assert.equal(parseRawEvalCase({ id: "a", expected_outcome: "Goal", input: "Hi" }).success, true);
  * ```
  */
 export function useCompiledCaseParser(): void {
@@ -184,8 +235,10 @@ export function useCompiledCaseParser(): void {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * const r = parseRawEvalCase({ id: "a", expected_outcome: "Goal", input: "Hi" });
- * // r.success === true; r.data.input = [{ role: "user", content: "Hi" }]
+ * assert.ok(r.success);
+ * assert.deepEqual(r.data.input, [{ role: "user", content: "Hi" }]);
  * ```
  */
 export function parseRawEvalCase(

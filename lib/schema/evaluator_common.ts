@@ -24,8 +24,10 @@ export const evaluatorCommon = {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { nonNegative } from "./evaluator_common.ts";
- * nonNegative("budget (USD)").safeParse(-1).success; // false
+ * assert.equal(nonNegative("budget (USD)").safeParse(-1).success, false);
+ * assert.equal(nonNegative("budget (USD)").safeParse(0).success, true);
  * ```
  */
 export function nonNegative(what: string): z.ZodNumber {
@@ -39,8 +41,9 @@ export function nonNegative(what: string): z.ZodNumber {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { withName } from "./evaluator_common.ts";
- * withName({ type: "contains" }).name; // "contains"
+ * assert.equal(withName({ type: "contains" }).name, "contains");
  * ```
  */
 export function withName<T extends { name?: string; type: string }>(v: T): T & { name: string } {

@@ -64,8 +64,10 @@ export const ExpectedFileChangeSchema = z.strictObject({
  *
  * @example
  * ```ts
- * import type { ExpectedFileChange } from "./file_changes.ts";
+ * import assert from "node:assert/strict";
+ * import { type ExpectedFileChange, ExpectedFileChangeSchema } from "./file_changes.ts";
  * const item: ExpectedFileChange = { path: "src/add.ts", change: "modified", contains: "a + b" };
+ * assert.equal(ExpectedFileChangeSchema.safeParse(item).success, true);
  * ```
  */
 export interface ExpectedFileChange {

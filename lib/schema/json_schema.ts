@@ -22,9 +22,10 @@ export const SIDECAR_SCHEMA_ID = "https://agentv.dev/schema/sidecar.schema.json"
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { evalFileJsonSchema } from "@agentv/agentv";
  * const schema = evalFileJsonSchema() as { title: string };
- * console.log(schema.title); // "agentv eval file"
+ * assert.equal(schema.title, "agentv eval file");
  * ```
  */
 export function evalFileJsonSchema(): object {
@@ -42,9 +43,10 @@ export function evalFileJsonSchema(): object {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { sidecarJsonSchema } from "@agentv/agentv";
  * const schema = sidecarJsonSchema() as { title: string };
- * console.log(schema.title); // "agentv JSONL sidecar"
+ * assert.equal(schema.title, "agentv JSONL sidecar");
  * ```
  */
 export function sidecarJsonSchema(): object {
@@ -77,7 +79,8 @@ let keys: string[] | undefined;
  *
  * @example
  * ```ts
- * evalFormatKeys().includes("expected_outcome"); // true
+ * import assert from "node:assert/strict";
+ * assert.ok(evalFormatKeys().includes("expected_outcome"));
  * ```
  */
 export function evalFormatKeys(): string[] {

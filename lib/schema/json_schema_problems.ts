@@ -40,8 +40,12 @@ function kind(value: unknown): string {
  *
  * @example
  * ```ts
- * resolveSchemaRef({ $defs: { id: { type: "string" } } }, "#/$defs/id"); // { schema: { type: "string" } }
- * resolveSchemaRef({}, "other.json"); // { problem: "..." }
+ * import assert from "node:assert/strict";
+ * assert.deepEqual(resolveSchemaRef({ $defs: { id: { type: "string" } } }, "#/$defs/id"), {
+ *   schema: { type: "string" },
+ * });
+ * const outside = resolveSchemaRef({}, "other.json");
+ * assert.match("problem" in outside ? outside.problem : "", /^\$ref 'other\.json' cannot be resolved/);
  * ```
  */
 export function resolveSchemaRef(
@@ -87,8 +91,10 @@ export function resolveSchemaRef(
  *
  * @example
  * ```ts
- * jsonSchemaProblems({ type: "strin" });
- * // [{ path: ["type"], message: "type 'strin' is not a JSON Schema type; ..." }]
+ * import assert from "node:assert/strict";
+ * const [problem] = jsonSchemaProblems({ type: "strin" });
+ * assert.deepEqual(problem.path, ["type"]);
+ * assert.match(problem.message, /^type 'strin' is not a JSON Schema type; did you mean 'string'\?/);
  * ```
  */
 export function jsonSchemaProblems(schema: unknown): JsonSchemaProblem[] {

@@ -59,6 +59,17 @@ function property(node: JsonSchemaNode, key: string): JsonSchemaNode | undefined
   return properties?.[key];
 }
 
+/**
+ * eval_file.ts, an `execution` block: `evaluators` not all of weight 0, `targets` names each
+ * target once, and `target` and `targets` are not both given.
+ */
+function executionRules(node: JsonSchemaNode): void {
+  addRule(property(node, "evaluators"), SOME_WEIGHT);
+  const targets = property(node, "targets");
+  if (targets) targets.uniqueItems = true;
+  addRule(node, { not: { required: ["target", "targets"] } });
+}
+
 const RULES = new Map<z.ZodType, (node: JsonSchemaNode) => void>([
   // message.ts: "message has neither content nor tool_calls"
   [RawMessageSchema, (node) =>
@@ -87,10 +98,10 @@ const RULES = new Map<z.ZodType, (node: JsonSchemaNode) => void>([
       then: { properties: { evaluators: SOME_WEIGHT } },
     });
     const execution = property(node, "execution");
-    if (execution) addRule(property(execution, "evaluators"), SOME_WEIGHT);
+    if (execution) executionRules(execution);
   }],
-  // eval_file.ts, the file's (or sidecar's) `execution.evaluators`: not all weights 0.
-  [ExecutionSchema, (node) => addRule(property(node, "evaluators"), SOME_WEIGHT)],
+  // eval_file.ts, the file's (or sidecar's) `execution`: the same rules.
+  [ExecutionSchema, executionRules],
   // evaluator.ts: code_judge needs exactly one of `module` and `script`.
   [
     CodeJudgeSchema as z.ZodType,
@@ -127,11 +138,12 @@ const RULES = new Map<z.ZodType, (node: JsonSchemaNode) => void>([
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { z } from "zod";
  * import { applyJsonSchemaRules } from "./json_schema_rules.ts";
  * import { ContainsSchema } from "./evaluator.ts";
  * const schema = z.toJSONSchema(ContainsSchema, { io: "input", override: applyJsonSchemaRules });
- * // schema.allOf: [{ anyOf: [{ required: ["value"] }, { required: ["values"] }] }]
+ * assert.deepEqual(schema.allOf, [{ anyOf: [{ required: ["value"] }, { required: ["values"] }] }]);
  * ```
  */
 export function applyJsonSchemaRules(

@@ -92,9 +92,12 @@ export type ReplyOf<T extends ReplySchema> = z.output<T>;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { FreeformReplySchema, validateReply } from "./judge_reply.ts";
- * validateReply(FreeformReplySchema, { score: 7 });
- * // → { ok: false, error: "score: score must be between 0.0 and 1.0 (a fraction, not a percentage)" }
+ * assert.deepEqual(validateReply(FreeformReplySchema, { score: 7 }), {
+ *   ok: false,
+ *   error: "score: score must be between 0.0 and 1.0 (a fraction, not a percentage)",
+ * });
  * ```
  */
 export function validateReply<T extends z.ZodType>(

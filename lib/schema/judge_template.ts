@@ -41,9 +41,11 @@ export interface TemplateProblem {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { findTemplateProblems, JUDGE_TEMPLATE_VARIABLES } from "./judge_template.ts";
- * findTemplateProblems("{{ candidate_anwser }}", JUDGE_TEMPLATE_VARIABLES);
- * // → [{ variable: "candidate_anwser", offset: 0, suggestion: "candidate_answer" }]
+ * assert.deepEqual(findTemplateProblems("{{ candidate_anwser }}", JUDGE_TEMPLATE_VARIABLES), [
+ *   { variable: "candidate_anwser", offset: 0, suggestion: "candidate_answer" },
+ * ]);
  * ```
  */
 export function findTemplateProblems(

@@ -9,6 +9,8 @@ export {
   type BudgetSummary,
   type CacheSummary,
   type DatasetFileRecord,
+  type IntegrityFlag,
+  type IntegritySummary,
   type MergedShardRecord,
   RESULT_OPTIONS,
   type ResumedSession,
@@ -19,6 +21,7 @@ export {
   type RunStatus,
   type RunTargetRecord,
   type SummaryFailure,
+  type TargetSummary,
 } from "./run_record.ts";
 export { type CacheMode, type RunConfigSettings } from "./config.ts";
 export { type CaseExecution, type Diagnostic, type EvalCase } from "./eval_case.ts";
@@ -70,6 +73,13 @@ export {
   type FileChangesConfig,
 } from "./evaluator_types.ts";
 export { type WorkspaceChanges } from "./workspace.ts";
+export { type WorkspaceRepo } from "./workspace_repo.ts";
+export {
+  type Integrity,
+  type IntegrityFinding,
+  type IntegrityFindingKind,
+  type IntegritySetting,
+} from "./integrity.ts";
 export { type Label, LabelSchema } from "./label.ts";
 export {
   type CalibratedPassRate,

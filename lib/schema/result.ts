@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { type ToolCall, ToolCallSchema } from "./message.ts";
 import type { Assert, Same } from "./_type_check.ts";
+import { type Integrity, IntegritySchema } from "./integrity.ts";
 
 /** A verdict on a score: pass >= 0.8, borderline >= 0.6, else fail. */
 export const VerdictSchema = z.enum(["pass", "borderline", "fail"]);
@@ -24,8 +25,10 @@ export const BORDERLINE_THRESHOLD = 0.6;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { verdictOfScore } from "./result.ts";
- * verdictOfScore(0.6); // "borderline"
+ * assert.equal(verdictOfScore(0.6), "borderline");
+ * assert.equal(verdictOfScore(0.8), "pass");
  * ```
  */
 export function verdictOfScore(score: number): Verdict {
@@ -125,8 +128,10 @@ export const EvaluationScoreSchema = z.object({
  *
  * @example
  * ```ts
- * import type { EvaluationScore } from "@agentv/agentv";
+ * import assert from "node:assert/strict";
+ * import { type EvaluationScore, EvaluationScoreSchema } from "./result.ts";
  * const s: EvaluationScore = { score: 1, verdict: "pass", hits: ["ok"], misses: [] };
+ * assert.equal(EvaluationScoreSchema.safeParse(s).success, true);
  * ```
  */
 export interface EvaluationScore {
@@ -242,6 +247,7 @@ export const ResultRowSchema = z.looseObject({
   error: z.string().nullable(),
   cached: z.boolean().optional(),
   dry_run: z.boolean().optional(),
+  integrity: IntegritySchema.optional(),
 });
 
 /** Row keys that are `null` when they do not apply (and when an older file left them out). */
@@ -308,6 +314,12 @@ export interface ResultRow {
   cached?: boolean;
   /** Set on `--dry-run` rows. */
   dry_run?: boolean;
+  /**
+   * What the integrity guard found (rows of agent targets, and of cases with `integrity: on`):
+   * `clean`, `flagged` (the case failed; see `findings`) or `skipped` (`integrity: off`). Absent
+   * on other rows and in files written before it existed.
+   */
+  integrity?: Integrity;
   /** Other keys are kept. */
   [key: string]: unknown;
 }

@@ -7,7 +7,7 @@
  */
 import type { z } from "zod";
 import type { RunConfigSettings } from "./config.ts";
-import { MAX_TRIALS } from "./eval_file.ts";
+import { MAX_TARGETS, MAX_TRIALS } from "./eval_file.ts";
 import { parseTrialsGate, type TrialsGate } from "./trials.ts";
 
 /** A flag's text read into a value, or what is wrong with it (the CLI makes it a usage error). */
@@ -91,8 +91,9 @@ export interface RunOptionDef<T = unknown> {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { nonEmpty } from "./run_option.ts";
- * nonEmpty("target")(""); // { ok: false, message: "--target must not be empty" }
+ * assert.deepEqual(nonEmpty("target")(""), { ok: false, message: "--target must not be empty" });
  * ```
  */
 export function nonEmpty(flag: string): (text: string) => Parsed<string> {
@@ -121,9 +122,10 @@ export interface NumberTextOptions {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { numberText } from "./run_option.ts";
  * const read = numberText({ flag: "workers", expected: "an integer", example: "8", check: Number.isInteger });
- * read("8"); // { ok: true, value: 8 }
+ * assert.deepEqual(read("8"), { ok: true, value: 8 });
  * ```
  */
 export function numberText(options: NumberTextOptions): (text: string) => Parsed<number> {
@@ -140,6 +142,82 @@ export function numberText(options: NumberTextOptions): (text: string) => Parsed
   };
 }
 
+/**
+ * `--target NAME` or `--target a,b,c`: one name (today's meaning: every case runs against it), or
+ * up to {@link MAX_TARGETS} distinct names separated by commas (every case runs against each, in
+ * that order). Spaces around a name are dropped.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { targetNamesText } from "./run_option.ts";
+ * assert.deepEqual(targetNamesText("gpt"), { ok: true, value: "gpt" });
+ * assert.deepEqual(targetNamesText("gpt, claude"), { ok: true, value: ["gpt", "claude"] });
+ * ```
+ */
+export function targetNamesText(text: string): Parsed<string | string[]> {
+  const names = text.split(",").map((n) => n.trim());
+  const hint = "--target NAME, or --target a,b,c to run every case against each of them";
+  if (names.some((n) => n === "")) {
+    return {
+      ok: false,
+      message: text.trim() === ""
+        ? "--target must not be empty"
+        : `--target '${text}': a name between commas is empty`,
+      hint,
+    };
+  }
+  const twice = names.find((n, i) => names.indexOf(n) !== i);
+  if (twice !== undefined) {
+    return { ok: false, message: `--target '${text}' names '${twice}' twice`, hint };
+  }
+  if (names.length > MAX_TARGETS) {
+    return {
+      ok: false,
+      message: `--target names ${names.length} targets; at most ${MAX_TARGETS} are allowed`,
+      hint,
+    };
+  }
+  return { ok: true, value: names.length === 1 ? names[0] : names };
+}
+
+/**
+ * The target names of a `--target` value (`target` of a run spec): a list, or `undefined` when
+ * none was given (each case then runs against its own).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { targetNames } from "./run_option.ts";
+ * assert.deepEqual(targetNames("gpt"), ["gpt"]);
+ * assert.deepEqual(targetNames(["gpt", "claude"]), ["gpt", "claude"]);
+ * assert.deepEqual(targetNames(undefined), undefined);
+ * ```
+ */
+export function targetNames(
+  value: string | readonly string[] | null | undefined,
+): readonly string[] | undefined {
+  if (value === undefined || value === null) return undefined;
+  return typeof value === "string" ? [value] : value;
+}
+
+/**
+ * How the run record keeps `target`: one name as a name (as records did before lists existed, so
+ * a resume compares them equal), several as a list, none as `null`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { recordedTargetNames } from "./run_option.ts";
+ * assert.deepEqual(recordedTargetNames(["gpt"]), "gpt");
+ * assert.deepEqual(recordedTargetNames(["gpt", "claude"]), ["gpt", "claude"]);
+ * ```
+ */
+export function recordedTargetNames(value: unknown): string | string[] | null {
+  const names = targetNames(value as string | string[] | undefined);
+  return names === undefined ? null : names.length === 1 ? names[0] : [...names];
+}
+
 const SHARD_HINT = "--shard INDEX/COUNT with a 0-based index, e.g. --shard 0/4 â€¦ --shard 3/4 " +
   "(Kubernetes: --shard $JOB_COMPLETION_INDEX/4; GitHub Actions: --shard ${{ strategy.job-index }}/4)";
 
@@ -148,8 +226,9 @@ const SHARD_HINT = "--shard INDEX/COUNT with a 0-based index, e.g. --shard 0/4 â
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { shardText } from "./run_option.ts";
- * shardText("2/4"); // { ok: true, value: { index: 2, count: 4 } }
+ * assert.deepEqual(shardText("2/4"), { ok: true, value: { index: 2, count: 4 } });
  * ```
  */
 export function shardText(text: string): Parsed<{ index: number; count: number }> {
@@ -186,8 +265,9 @@ export function shardText(text: string): Parsed<{ index: number; count: number }
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { trialsText } from "./run_option.ts";
- * trialsText("5"); // { ok: true, value: 5 }
+ * assert.deepEqual(trialsText("5"), { ok: true, value: 5 });
  * ```
  */
 export function trialsText(text: string): Parsed<number> {
@@ -209,8 +289,9 @@ export function trialsText(text: string): Parsed<number> {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { trialsGateText } from "./run_option.ts";
- * trialsGateText("rate:0.8"); // { ok: true, value: "rate:0.8" }
+ * assert.deepEqual(trialsGateText("rate:0.8"), { ok: true, value: "rate:0.8" });
  * ```
  */
 export function trialsGateText(text: string): Parsed<TrialsGate> {
@@ -229,8 +310,12 @@ export function trialsGateText(text: string): Parsed<TrialsGate> {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { choiceText } from "./run_option.ts";
- * choiceText("cache", ["off", "read"], "e.g. --cache read")("read"); // { ok: true, value: "read" }
+ * assert.deepEqual(choiceText("cache", ["off", "read"], "e.g. --cache read")("read"), {
+ *   ok: true,
+ *   value: "read",
+ * });
  * ```
  */
 export function choiceText<T extends string>(
@@ -273,8 +358,12 @@ export interface ReportSpec {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { reportText } from "./run_option.ts";
- * reportText("markdown:out.md"); // { ok: true, value: { format: "markdown", file: "out.md" } }
+ * assert.deepEqual(reportText("markdown:out.md"), {
+ *   ok: true,
+ *   value: { format: "markdown", file: "out.md" },
+ * });
  * ```
  */
 export function reportText(text: string): Parsed<ReportSpec> {
@@ -326,9 +415,10 @@ export async function globText(text: string): Promise<Parsed<string>> {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseFlagText } from "./run_option.ts";
  * const def = { flag: "dry-run" } as never;
- * await parseFlagText(def, true); // { ok: true, value: true }
+ * assert.deepEqual(await parseFlagText(def, true), { ok: true, value: true });
  * ```
  */
 export async function parseFlagText(

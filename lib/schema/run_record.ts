@@ -28,11 +28,14 @@ export {
   type CacheSummary,
   type EvaluatorMean,
   type HistogramBin,
+  type IntegrityFlag,
+  type IntegritySummary,
   type RunSummary,
   RunSummarySchema,
   type ScoreStats,
   type SummaryError,
   type SummaryFailure,
+  type TargetSummary,
 } from "./run_summary.ts";
 
 /** A target the run used (as defined in its targets file; secrets are never recorded). */
@@ -49,6 +52,11 @@ export interface RunTargetRecord {
   judge_target: string | null;
   /** The targets file it came from, or `null`. */
   targets_file: string | null;
+  /**
+   * Its definition as the targets file gives it, `extends:` resolved (a sweep's targets differ
+   * here), secrets replaced by `***`; absent in records written before it existed.
+   */
+  settings?: Record<string, unknown> | null;
 }
 
 /** A target the run used. */
@@ -59,6 +67,7 @@ export const RunTargetRecordSchema = z.object({
   endpoint: z.string().nullable(),
   judge_target: z.string().nullable(),
   targets_file: z.string().nullable(),
+  settings: z.record(z.string(), z.unknown()).nullable().optional(),
 });
 
 /** An eval file of the run and the SHA-256 of its content when the run started. */
@@ -192,9 +201,10 @@ export const RUN_RECORD_SCHEMA_ID = "https://agentv.dev/schema/run.schema.json";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { runRecordJsonSchema } from "./run_record.ts";
  * const schema = runRecordJsonSchema() as { title: string };
- * console.log(schema.title); // "agentv run record"
+ * assert.equal(schema.title, "agentv run record");
  * ```
  */
 export function runRecordJsonSchema(): object {
@@ -217,8 +227,9 @@ export function runRecordJsonSchema(): object {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseRunRecord } from "./run_record.ts";
- * parseRunRecord({ schema_version: 1 }).ok; // false
+ * assert.equal(parseRunRecord({ schema_version: 1 }).ok, false);
  * ```
  */
 export function parseRunRecord(

@@ -27,16 +27,18 @@ import {
   choiceText,
   globText,
   numberText,
+  recordedTargetNames,
   REPORT_FORMATS,
   reportText,
   type RunOptionDef,
   shardText,
+  targetNamesText,
   trialsGateText,
   trialsText,
 } from "./run_option.ts";
 import type { RunCommandValues, RunSpec } from "./run_spec_types.ts";
 import { type TrialsGate, TrialsGateSchema } from "./trials.ts";
-import { MAX_TRIALS } from "./eval_file.ts";
+import { MAX_TRIALS, TargetListSchema } from "./eval_file.ts";
 import { SANDBOX_MODES, sandboxModeText } from "./sandbox.ts";
 
 export type { RunCommandValues, RunSpec };
@@ -52,12 +54,17 @@ const since = <S extends z.ZodType>(schema: S): z.ZodOptional<S> => schema.optio
 /** Every run option, in `--help` order. See the module doc. */
 export const RUN_OPTIONS = {
   target: {
-    schema: z.string().min(1),
+    schema: z.union([z.string().min(1), TargetListSchema]),
     flag: "target",
-    value: "NAME",
-    help: "Use this target for every case",
+    value: "NAME[,NAME...]",
+    help: "Use this target for every case; a,b,c runs every case against each of them",
     effect: "results",
-    record: { key: "target", schema: nullable(z.string()) },
+    record: {
+      key: "target",
+      schema: nullable(z.union([z.string(), z.array(z.string())])),
+      encode: ({ target }) => recordedTargetNames(target),
+    },
+    parse: targetNamesText,
   },
   targetsFile: {
     schema: z.string().min(1),
@@ -219,7 +226,7 @@ export const RUN_OPTIONS = {
     schema: z.number().int().min(1),
     flag: "max-cases",
     value: "N",
-    help: "Run at most N cases (after --filter and --shard, in plan order; each with its trials)",
+    help: "Run at most N cases (after --filter and --shard, in plan order; with targets, trials)",
     effect: "results",
     rerunMayNarrow: true,
     record: { key: "max_cases", schema: since(nullable(z.number())) },

@@ -2,8 +2,8 @@
  * What is generated from the run options of `run_spec.ts` as text: the TypeScript types of
  * `run_spec_types.ts` (public types must be written out for JSR, so they are generated, and
  * `run_spec.ts` checks them against the schemas) and the options table of the README. Both are
- * written by `tools/generate.ts`; `tests/project/generated_files_test.ts` fails while either is
- * stale.
+ * written by `tools/generate.ts`; `tests/project/generated_files_process_test.ts` (the types) and
+ * `generated_files_test.ts` (the table) fail while one is stale.
  *
  * @module
  */
@@ -23,6 +23,7 @@ interface ZodDef {
   element?: z.ZodType;
   entries?: Record<string, string>;
   shape?: Record<string, z.ZodType>;
+  options?: z.ZodType[];
 }
 
 const defOf = (schema: z.ZodType) => (schema as unknown as { _zod: { def: ZodDef } })._zod.def;
@@ -39,6 +40,8 @@ function tsType(schema: z.ZodType): string {
       return Object.values(def.entries!).map((v) => JSON.stringify(v)).join(" | ");
     case "optional":
       return tsType(def.innerType!);
+    case "union":
+      return def.options!.map(tsType).join(" | ");
     case "nullable":
       return `${tsType(def.innerType!)} | null`;
     case "array": {
@@ -76,8 +79,9 @@ function fieldDoc(d: RunOptionDef): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { runSpecTypesSource } from "./run_spec_docs.ts";
- * runSpecTypesSource().includes("export interface RunSpec {"); // true
+ * assert.ok(runSpecTypesSource().includes("export interface RunSpec {"));
  * ```
  */
 export function runSpecTypesSource(): string {
@@ -98,7 +102,7 @@ export function runSpecTypesSource(): string {
     "// Generated from lib/schema/run_spec.ts by tools/generate.ts: do not edit.",
     "/**",
     " * The types of the run options declared in `run_spec.ts` (which checks them against its",
-    " * schemas; `tests/project/generated_files_test.ts` fails while this file is stale).",
+    " * schemas; `tests/project/generated_files_process_test.ts` fails while this file is stale).",
     " *",
     " * @module",
     " */",
@@ -139,8 +143,9 @@ function onResume(d: RunOptionDef): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { runOptionsTable } from "./run_spec_docs.ts";
- * runOptionsTable().includes("`--workers N`"); // true
+ * assert.ok(runOptionsTable().includes("`--workers N`"));
  * ```
  */
 export function runOptionsTable(): string {

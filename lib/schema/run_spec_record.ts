@@ -45,8 +45,9 @@ export const RESULT_OPTIONS: readonly { key: keyof RunOptionsRecord; flag: strin
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { runOptionsRecord } from "./run_spec_record.ts";
- * runOptionsRecord({ workers: 4, timeoutMs: 1000, dryRun: false, cache: "off" }).workers; // 4
+ * assert.equal(runOptionsRecord({ workers: 4, timeoutMs: 1000, dryRun: false, cache: "off" }).workers, 4);
  * ```
  */
 export function runOptionsRecord(spec: Readonly<Record<string, unknown>>): RunOptionsRecord {
@@ -65,8 +66,13 @@ export function runOptionsRecord(spec: Readonly<Record<string, unknown>>): RunOp
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { specOfRecord } from "./run_spec_record.ts";
- * specOfRecord({ target: "t", workers: 2, threshold: null }); // { target: "t", workers: 2, cache: "off" }
+ * assert.deepEqual(specOfRecord({ target: "t", workers: 2, threshold: null }), {
+ *   target: "t",
+ *   workers: 2,
+ *   cache: "off",
+ * });
  * ```
  */
 export function specOfRecord(recorded: RunOptionsRecord | Record<string, unknown>): RunSpec {

@@ -1,7 +1,7 @@
 // Generated from lib/schema/run_spec.ts by tools/generate.ts: do not edit.
 /**
  * The types of the run options declared in `run_spec.ts` (which checks them against its
- * schemas; `tests/project/generated_files_test.ts` fails while this file is stale).
+ * schemas; `tests/project/generated_files_process_test.ts` fails while this file is stale).
  *
  * @module
  */
@@ -12,8 +12,8 @@ import type { TrialsGate } from "./trials.ts";
  * Each may be left out: the one precedence rule (`settleRunSpec`) gives it its value.
  */
 export interface RunSpec {
-  /** Use this target for every case (`--target NAME`). */
-  target?: string;
+  /** Use this target for every case; a,b,c runs every case against each of them (`--target NAME[,NAME...]`). */
+  target?: string | string[];
   /** Targets file (default: nearest .agentv/targets.yaml) (`--targets FILE`). */
   targetsFile?: string;
   /** Judge target for llm_judge/rubric evaluators (default: the target's judge_target) (`--judge-target NAME`). */
@@ -42,7 +42,7 @@ export interface RunSpec {
   budgetUsd?: number;
   /** Run only shard I of N (I from 0, e.g. $JOB_COMPLETION_INDEX/4); join them with agentv merge (`--shard I/N`). */
   shard?: { index: number; count: number };
-  /** Run at most N cases (after --filter and --shard, in plan order; each with its trials) (`--max-cases N`). */
+  /** Run at most N cases (after --filter and --shard, in plan order; with targets, trials) (`--max-cases N`). */
   maxCases?: number;
   /** Run every case K times (default: its execution.trials, else 1) (`--trials K`). */
   trials?: number;
@@ -77,7 +77,7 @@ export interface RunCommandValues extends RunSpec {
 /** The run record's `options`: the recorded options (no secrets, no environment). */
 export interface RunOptionsRecord {
   /** `--target`. */
-  target: string | null;
+  target: string | string[] | null;
   /** `--targets`. */
   targets_file: string | null;
   /** `--judge-target`. */

@@ -119,6 +119,11 @@ export interface RunSummary {
   results_path?: string;
   /** Per-case statistics over trials, when some case ran more than once (`--trials`). */
   trials?: TrialsSummary;
+  /**
+   * Per target, in the order first seen, when the rows name more than one (`--target a,b,c`,
+   * `execution.targets`); `agentv compare` ranks them with intervals and paired tests.
+   */
+  targets?: TargetSummary[];
   /** The spend cap of the run and what it stopped (`--budget-usd`, `budget_usd`). */
   budget?: BudgetSummary;
   /** Response cache counters, when the cache was on (`--cache`, `--replay`). */
@@ -128,8 +133,62 @@ export interface RunSummary {
    * is saved (`agentv calibrate --save`), with the warnings of a judge that changed since.
    */
   calibration?: CalibratedPassRate;
+  /** What the integrity guard found, when it checked some case (agent targets). */
+  integrity?: IntegritySummary;
   /** Wall time of the run in ms. */
   duration_ms: number;
+}
+
+/** One target's rows in a run of several (see {@link RunSummary.targets}). */
+export interface TargetSummary {
+  /** Target name. */
+  target: string;
+  /** Its rows. */
+  total: number;
+  /** Its rows with status `ok`. */
+  scored: number;
+  /** Its rows with status `error`. */
+  errors: number;
+  /** Mean score over its scored rows; `null` when none scored. */
+  mean: number | null;
+  /** Verdict counts over its scored rows. */
+  verdicts: { pass: number; borderline: number; fail: number };
+  /** Sum of its cost in USD where reported. */
+  cost_usd?: number;
+}
+
+const TargetSummarySchema = z.object({
+  target: z.string(),
+  total: z.number(),
+  scored: z.number(),
+  errors: z.number(),
+  mean: z.number().nullable(),
+  verdicts: z.object({ pass: z.number(), borderline: z.number(), fail: z.number() }),
+  cost_usd: z.number().optional(),
+});
+
+/** A case the integrity guard flagged, in a run's summary. */
+export interface IntegrityFlag {
+  /** Case id. */
+  eval_id: string;
+  /** Dataset name. */
+  dataset: string;
+  /** Target name. */
+  target: string;
+  /** The kinds of its findings, in order (one per finding). */
+  kinds: string[];
+  /** The first finding's path or step (`calc.test.mjs`, `step 3`), when it has one. */
+  where?: string;
+}
+
+/** The integrity guard over a run: the rows it checked, and the cases it flagged. */
+export interface IntegritySummary {
+  /** Rows the guard checked (`clean` or `flagged`). */
+  checked: number;
+  /** Rows it skipped (`integrity: off`). */
+  skipped: number;
+  /** The flagged cases, in completion order. */
+  flagged: IntegrityFlag[];
 }
 
 /**
@@ -252,6 +311,7 @@ export const RunSummarySchema = z.object({
   judge_cost_usd: z.number().optional(),
   results_path: z.string().optional(),
   trials: TrialsSummarySchema.optional(),
+  targets: z.array(TargetSummarySchema).optional(),
   budget: BudgetSummarySchema.optional(),
   cache: z.object({
     hits: z.number(),
@@ -260,6 +320,17 @@ export const RunSummarySchema = z.object({
     rejected: z.number().optional(),
   }).optional(),
   calibration: CalibratedPassRateSchema.optional(),
+  integrity: z.object({
+    checked: z.number(),
+    skipped: z.number(),
+    flagged: z.array(z.object({
+      eval_id: z.string(),
+      dataset: z.string(),
+      target: z.string(),
+      kinds: z.array(z.string()),
+      where: z.string().optional(),
+    })),
+  }).optional(),
   duration_ms: z.number(),
 });
 
@@ -267,4 +338,5 @@ export const RunSummarySchema = z.object({
 type _Checks = [
   Assert<Same<RunSummary, z.output<typeof RunSummarySchema>>>,
   Assert<Same<BudgetSummary, z.output<typeof BudgetSummarySchema>>>,
+  Assert<Same<TargetSummary, z.output<typeof TargetSummarySchema>>>,
 ];

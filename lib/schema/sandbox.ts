@@ -51,11 +51,13 @@ const paths = (what: string) =>
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { z } from "zod";
  * import { sandboxShape } from "./sandbox.ts";
  * const schema = z.object(sandboxShape());
- * schema.parse({ sandbox: "bubblewrap", allow_hosts: ["registry.npmjs.org:443"] });
- * schema.safeParse({ network: "internet" }).success; // false
+ * const settings = { sandbox: "bubblewrap", allow_hosts: ["registry.npmjs.org:443"] };
+ * assert.deepEqual(schema.parse(settings), settings);
+ * assert.equal(schema.safeParse({ network: "internet" }).success, false);
  * ```
  */
 export function sandboxShape() {
@@ -107,9 +109,11 @@ export interface SandboxSettings {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { sandboxModeText } from "./sandbox.ts";
- * sandboxModeText("Bubblewrap"); // { ok: true, value: "bubblewrap" }
- * sandboxModeText("bwrap").ok; // false: "... got 'bwrap'; did you mean 'bubblewrap'?"
+ * assert.deepEqual(sandboxModeText("Bubblewrap"), { ok: true, value: "bubblewrap" });
+ * const typo = sandboxModeText("bwrap");
+ * assert.ok(!typo.ok && /did you mean 'bubblewrap'\?/.test(typo.message));
  * ```
  */
 export function sandboxModeText(text: string): Parsed<SandboxMode> {

@@ -9,6 +9,7 @@
  */
 import { z } from "zod";
 import { ToolCallsSchema } from "./tool_call_shapes.ts";
+import { WorkspaceRepoSchema } from "./workspace_repo.ts";
 import type { ProviderKind, RunnableProvider } from "./target_providers.ts";
 import {
   bool,
@@ -70,6 +71,8 @@ function commonShape(mode: SchemaMode) {
     workspace_template: str("workspace_template").min(1, {
       error: "workspace_template must not be empty",
     }).optional(),
+    // A repository checked out at a commit for each case (its url relative to the targets file).
+    workspace_repo: WorkspaceRepoSchema.optional(),
   };
 }
 

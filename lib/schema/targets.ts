@@ -1,7 +1,8 @@
 /**
  * Targets files (`.agentv/targets.yaml`): `{ $schema?, targets: [{ name, provider, ...settings }] }`
- * with flat provider settings beside the common keys. Values may be `${{ VAR }}` references
- * until a target is resolved; {@link checkTargetsFile} validates a whole file (errors and
+ * with flat provider settings beside the common keys. A target may `extends:` another of the file
+ * and override some of its settings (`lib/dataset/target_extends.ts`; a loaded file holds its
+ * targets resolved). Values may be `${{ VAR }}` references until a target is resolved; {@link checkTargetsFile} validates a whole file (errors and
  * "did you mean" warnings with document paths) and {@link parseTargetSettings} turns one resolved
  * definition into typed settings.
  *

@@ -50,9 +50,12 @@ const ARGUMENT_KEYS = ["input", "args", "arguments"] as const;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { normalizeToolCall } from "./tool_call_shapes.ts";
- * normalizeToolCall({ id: "c1", type: "function", function: { name: "search", arguments: '{"q":"x"}' } });
- * // { ok: true, call: { tool: "search", input: { q: "x" }, id: "c1" } }
+ * assert.deepEqual(
+ *   normalizeToolCall({ id: "c1", type: "function", function: { name: "search", arguments: '{"q":"x"}' } }),
+ *   { ok: true, call: { tool: "search", input: { q: "x" }, id: "c1" } },
+ * );
  * ```
  */
 export function normalizeToolCall(raw: unknown): ToolCallShapeResult {

@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import type { Assert, Same } from "./_type_check.ts";
+import { WorkspaceRepoRecordSchema } from "./workspace_repo.ts";
 
 /** The changes a target made in its workspace, as written under a row's `workspace` key. */
 export const WorkspaceChangesSchema = z.object({
@@ -16,6 +17,7 @@ export const WorkspaceChangesSchema = z.object({
   deleted: z.array(z.string()),
   diff: z.string(),
   diff_truncated: z.boolean(),
+  repo: WorkspaceRepoRecordSchema.optional(),
 });
 
 /**
@@ -24,7 +26,8 @@ export const WorkspaceChangesSchema = z.object({
  *
  * @example
  * ```ts
- * import type { WorkspaceChanges } from "./workspace.ts";
+ * import assert from "node:assert/strict";
+ * import { type WorkspaceChanges, WorkspaceChangesSchema } from "./workspace.ts";
  * const changes: WorkspaceChanges = {
  *   template: "/repo/workspaces/calc",
  *   path: null,
@@ -34,6 +37,7 @@ export const WorkspaceChangesSchema = z.object({
  *   diff: "--- /dev/null\n+++ b/notes.md\n@@ -0,0 +1,1 @@\n+hello\n",
  *   diff_truncated: false,
  * };
+ * assert.equal(WorkspaceChangesSchema.safeParse(changes).success, true);
  * ```
  */
 export interface WorkspaceChanges {
@@ -51,6 +55,11 @@ export interface WorkspaceChanges {
   diff: string;
   /** Whether `diff` was cut at the cap (it then ends with a line saying so). */
   diff_truncated: boolean;
+  /**
+   * The repository and commit the workspace was checked out from (`workspace_repo`); the changes
+   * are relative to that commit (after its setup commands).
+   */
+  repo?: { url: string; commit: string };
 }
 
 // The explicit type must say exactly what the schema produces.

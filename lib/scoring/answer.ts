@@ -13,11 +13,13 @@ import type { OutputMessage, TokenUsage, TraceSummary } from "../schema/result.t
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { candidateAnswer } from "./answer.ts";
- * candidateAnswer([
+ * const answer = candidateAnswer([
  *   { role: "assistant", content: "Paris" },
  *   { role: "assistant", tool_calls: [{ tool: "search" }] },
- * ]); // "Paris"
+ * ]);
+ * assert.equal(answer, "Paris");
  * ```
  */
 export function candidateAnswer(outputMessages: readonly OutputMessage[]): string {
@@ -46,8 +48,10 @@ export interface TraceMetrics {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { isErrorCall } from "./answer.ts";
- * isErrorCall({ tool: "Bash", status: "error" }); // true
+ * assert.equal(isErrorCall({ tool: "Bash", status: "error" }), true);
+ * assert.equal(isErrorCall({ tool: "Bash" }), false);
  * ```
  */
 export function isErrorCall(call: Record<string, unknown>): boolean {
@@ -60,12 +64,13 @@ export function isErrorCall(call: Record<string, unknown>): boolean {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { summarizeTrace } from "./answer.ts";
  * const s = summarizeTrace(
  *   [{ role: "assistant", tool_calls: [{ tool: "knowledgeSearch" }, { tool: "knowledgeSearch" }] }],
  *   { duration_ms: 120 },
  * );
- * s.tool_calls_by_name; // { knowledgeSearch: 2 }
+ * assert.deepEqual(s.tool_calls_by_name, { knowledgeSearch: 2 });
  * ```
  */
 export function summarizeTrace(
@@ -170,9 +175,10 @@ function matchBrace(text: string, start: number): number {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseJsonLenient } from "./answer.ts";
- * parseJsonLenient('Sure!\n```json\n{"score": 0.9}\n```'); // { score: 0.9 }
- * parseJsonLenient("no json here"); // undefined
+ * assert.deepEqual(parseJsonLenient('Sure!\n```json\n{"score": 0.9}\n```'), { score: 0.9 });
+ * assert.equal(parseJsonLenient("no json here"), undefined);
  * ```
  */
 export function parseJsonLenient(text: string): Record<string, unknown> | undefined {

@@ -51,14 +51,15 @@ function forcesFail(result: EvaluatorResult): string | undefined {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { aggregateCaseScore } from "./case_score.ts";
  * const base = { status: "ok" as const, verdict: "pass" as const, hits: [], misses: [] };
  * const c = aggregateCaseScore([
  *   { ...base, name: "a", type: "contains", score: 1, weight: 3 },
  *   { ...base, name: "b", type: "regex", score: 0, weight: 1, verdict: "fail" },
  * ]);
- * c.score; // 0.75
- * c.verdict; // "borderline"
+ * assert.equal(c.score, 0.75);
+ * assert.equal(c.verdict, "borderline");
  * ```
  */
 export function aggregateCaseScore(all: readonly EvaluatorResult[]): CaseScore {

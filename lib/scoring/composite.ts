@@ -92,12 +92,14 @@ function forcesFail(result: EvaluatorResult): string | undefined {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { weightedAverage } from "./composite.ts";
  * const m = { type: "llm_judge", status: "ok" as const, verdict: "pass" as const, hits: [], misses: [] };
- * weightedAverage([
+ * const { score } = weightedAverage([
  *   { ...m, name: "a", score: 1, weight: 0.3 },
  *   { ...m, name: "b", score: 0.5, weight: 0.7 },
- * ], { type: "weighted_average" }).score; // 0.65
+ * ], { type: "weighted_average" });
+ * assert.equal(score.toFixed(2), "0.65");
  * ```
  */
 export function weightedAverage(

@@ -122,9 +122,10 @@ function daysInMonth(year: number, month: number): number {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseDateWithFormat } from "./dates.ts";
- * parseDateWithFormat("15-JAN-2025", "DD-MMM-YYYY"); // { year: 2025, month: 1, day: 15 }
- * parseDateWithFormat("02/30/2025", "MM/DD/YYYY"); // undefined (no 30 February)
+ * assert.deepEqual(parseDateWithFormat("15-JAN-2025", "DD-MMM-YYYY"), { year: 2025, month: 1, day: 15 });
+ * assert.equal(parseDateWithFormat("02/30/2025", "MM/DD/YYYY"), undefined); // no 30 February
  * ```
  */
 export function parseDateWithFormat(value: string, format: string): CalendarDate | undefined {
@@ -170,9 +171,10 @@ export function parseDateWithFormat(value: string, format: string): CalendarDate
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { formatCalendarDate, parseDate } from "./dates.ts";
  * const d = parseDate("01/02/2025", ["DD/MM/YYYY"]);
- * formatCalendarDate(d!); // "2025-02-01"
+ * assert.equal(formatCalendarDate(d!), "2025-02-01");
  * ```
  */
 export function parseDate(
@@ -195,8 +197,9 @@ export function parseDate(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { formatCalendarDate } from "./dates.ts";
- * formatCalendarDate({ year: 2025, month: 1, day: 5 }); // "2025-01-05"
+ * assert.equal(formatCalendarDate({ year: 2025, month: 1, day: 5 }), "2025-01-05");
  * ```
  */
 export function formatCalendarDate(d: CalendarDate): string {

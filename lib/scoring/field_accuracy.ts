@@ -37,8 +37,9 @@ const MISSING = Symbol("missing");
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { readPath } from "./field_accuracy.ts";
- * readPath({ a: { b: [{ c: 5 }] } }, "a.b[0].c"); // 5
+ * assert.equal(readPath({ a: { b: [{ c: 5 }] } }, "a.b[0].c"), 5);
  * ```
  */
 export function readPath(value: unknown, path: string): unknown {
@@ -66,12 +67,14 @@ export function readPath(value: unknown, path: string): unknown {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { checkField } from "./field_accuracy.ts";
- * checkField(
+ * const check = checkField(
  *   { path: "total", match: "numeric_tolerance", tolerance: 0.5, required: true, weight: 1 },
  *   { total: 10.2 },
  *   { total: 10 },
- * ).outcome; // "hit"
+ * );
+ * assert.equal(check.outcome, "hit");
  * ```
  */
 export function checkField(spec: FieldSpec, candidate: unknown, expected: unknown): FieldCheck {

@@ -79,8 +79,11 @@ interface Candidate {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { generateRubricsPrompt } from "./generate_rubrics.ts";
- * generateRubricsPrompt({ outcome: "Explains recursion" }).includes("[[ ## expected_outcome ## ]]"); // true
+ * const prompt = generateRubricsPrompt({ outcome: "Explains recursion" });
+ * assert.ok(prompt.includes("[[ ## expected_outcome ## ]]"));
+ * assert.ok(prompt.includes("Explains recursion"));
  * ```
  */
 export function generateRubricsPrompt(

@@ -286,12 +286,13 @@ class Checker {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { checkJsonSchema } from "./json_schema_check.ts";
  * const r = checkJsonSchema(
  *   { type: "object", required: ["name"], properties: { age: { type: "integer", minimum: 0 } } },
  *   { age: -1 },
  * );
- * r.violations.map((v) => v.pointer); // ["/name", "/age"]
+ * assert.deepEqual(r.violations.map((v) => v.pointer), ["/name", "/age"]);
  * ```
  */
 export function checkJsonSchema(schema: unknown, value: unknown): SchemaCheck {

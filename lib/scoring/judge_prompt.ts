@@ -113,8 +113,9 @@ export function templateValues(context: EvaluationContext): JudgeTemplateValues 
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { fillTemplate } from "./judge_prompt.ts";
- * fillTemplate("A: {{ candidate_answer }}", { candidate_answer: "42" }); // "A: 42"
+ * assert.equal(fillTemplate("A: {{ candidate_answer }}", { candidate_answer: "42" }), "A: 42");
  * ```
  */
 export function fillTemplate(template: string, values: TemplateValues): string {
@@ -130,8 +131,9 @@ export function fillTemplate(template: string, values: TemplateValues): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { referenceAnswer } from "./judge_prompt.ts";
- * referenceAnswer([{ role: "assistant", content: "Paris" }]); // "Paris"
+ * assert.equal(referenceAnswer([{ role: "assistant", content: "Paris" }]), "Paris");
  * ```
  */
 export function referenceAnswer(expected: readonly Message[]): string {

@@ -41,10 +41,11 @@ function deniedName(dir: string, name: string): boolean {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { isDeniedPath } from "./judge_read_scope.ts";
- * isDeniedPath("/data/.env.local"); // true
- * isDeniedPath("/data/.agentv/cache/ab/cd.json"); // true
- * isDeniedPath("/data/judges/len.ts"); // false
+ * assert.equal(isDeniedPath("/data/.env.local"), true);
+ * assert.equal(isDeniedPath("/data/.agentv/cache/ab/cd.json"), true);
+ * assert.equal(isDeniedPath("/data/judges/len.ts"), false);
  * ```
  */
 export function isDeniedPath(path: string): boolean {

@@ -33,10 +33,13 @@ export interface JudgeUsage {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { addJudgeUsage } from "./judge_reply.ts";
  * const one = addJudgeUsage({}, { text: "", request: {}, token_usage: { input: 10, output: 2 } });
- * addJudgeUsage(one, { text: "", request: {}, token_usage: { input: 5, output: 1 }, cost_usd: 0.5 });
- * // { token_usage: { input: 15, output: 3 }, cost_usd: 0.5 }
+ * assert.deepEqual(
+ *   addJudgeUsage(one, { text: "", request: {}, token_usage: { input: 5, output: 1 }, cost_usd: 0.5 }),
+ *   { token_usage: { input: 15, output: 3 }, cost_usd: 0.5 },
+ * );
  * ```
  */
 export function addJudgeUsage(total: JudgeUsage, reply: Partial<JudgeReply>): JudgeUsage {
@@ -106,8 +109,9 @@ export interface AskJudgeOptions<T extends ReplySchema> {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { excerpt } from "./judge_reply.ts";
- * excerpt("I think it is fine."); // "I think it is fine."
+ * assert.equal(excerpt("I think it is fine."), "I think it is fine.");
  * ```
  */
 export function excerpt(text: string, max = EXCERPT_CHARS): string {

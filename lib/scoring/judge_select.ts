@@ -32,9 +32,12 @@ export interface SelectJudgeOptions {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { selectJudgeTarget } from "./judge_client.ts";
- * selectJudgeTarget({ name: "agent", judgeTarget: "gpt" }, { targetNames: ["agent", "gpt"] });
- * // → "gpt"
+ * assert.equal(
+ *   selectJudgeTarget({ name: "agent", judgeTarget: "gpt" }, { targetNames: ["agent", "gpt"] }),
+ *   "gpt",
+ * );
  * ```
  */
 export function selectJudgeTarget(
@@ -71,9 +74,13 @@ export function selectJudgeTarget(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { missingJudgeError } from "./judge_client.ts";
- * missingJudgeError("default", ".agentv/targets.yaml").message;
- * // "No judge for target 'default': set judge_target: <name> on target 'default' in .agentv/targets.yaml, or pass --judge-target"
+ * assert.equal(
+ *   missingJudgeError("default", ".agentv/targets.yaml").message,
+ *   "No judge for target 'default': set judge_target: <name> on target 'default' in " +
+ *     ".agentv/targets.yaml, or pass --judge-target",
+ * );
  * ```
  */
 export function missingJudgeError(targetName: string, targetsFile?: string): JudgeConfigError {

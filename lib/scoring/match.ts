@@ -15,9 +15,10 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { deepEqual } from "./match.ts";
- * deepEqual({ a: [1, 2] }, { a: [1, 2] }); // true
- * deepEqual([1, 2], [2, 1]); // false
+ * assert.equal(deepEqual({ a: [1, 2] }, { a: [1, 2] }), true);
+ * assert.equal(deepEqual([1, 2], [2, 1]), false);
  * ```
  */
 export function deepEqual(a: unknown, b: unknown): boolean {
@@ -59,10 +60,16 @@ function kind(value: unknown): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { findPartialMismatch } from "./match.ts";
- * findPartialMismatch({ q: "x", opts: { n: 5 } }, { q: "x", opts: { n: 5, lang: "en" }, extra: 1 });
- * // undefined (matches)
- * findPartialMismatch({ opts: { n: 5 } }, { opts: { n: 3 } }); // "opts.n: expected 5, found 3"
+ * assert.equal(
+ *   findPartialMismatch({ q: "x", opts: { n: 5 } }, { q: "x", opts: { n: 5, lang: "en" }, extra: 1 }),
+ *   undefined, // matches
+ * );
+ * assert.equal(
+ *   findPartialMismatch({ opts: { n: 5 } }, { opts: { n: 3 } }),
+ *   "opts.n: expected 5, found 3",
+ * );
  * ```
  */
 export function findPartialMismatch(
@@ -102,8 +109,9 @@ export function findPartialMismatch(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { matchesPartial } from "./match.ts";
- * matchesPartial({ a: { b: 1 } }, { a: { b: 1, c: 2 } }); // true
+ * assert.equal(matchesPartial({ a: { b: 1 } }, { a: { b: 1, c: 2 } }), true);
  * ```
  */
 export function matchesPartial(expected: unknown, actual: unknown): boolean {

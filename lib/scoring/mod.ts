@@ -23,3 +23,11 @@ export {
   type JudgeRequest,
 } from "./types.ts";
 export { type CaseInSet, judgePromptHashes } from "./judge_prompt_hashes.ts";
+export { type ClaimCheckOptions, claimFindings, integrityOf } from "./integrity.ts";
+export { successClaim } from "./success_claims.ts";
+export {
+  DEFAULT_TEST_COMMANDS,
+  findTestCommands,
+  type TestCommandMatch,
+  testCommandPatterns,
+} from "./test_commands.ts";

@@ -54,9 +54,10 @@ export interface RunModuleJudgeOptions {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { judgeModulePath } from "./module_judge.ts";
- * judgeModulePath({ script: "./judges/len.ts" }); // "./judges/len.ts"
- * judgeModulePath({ script: ["python3", "j.py"] }); // undefined
+ * assert.equal(judgeModulePath({ script: "./judges/len.ts" }), "./judges/len.ts");
+ * assert.equal(judgeModulePath({ script: ["python3", "j.py"] }), undefined);
  * ```
  */
 export function judgeModulePath(

@@ -143,9 +143,12 @@ function readImportKeyword(cur: Cursor, at: number, out: ModuleImport[]): void {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { scanImports } from "./module_judge_imports.ts";
- * scanImports('import x from "./x.ts";\nconst y = await import("npm:" + name);');
- * // [{ specifier: "./x.ts", line: 1, column: 10 }, { line: 2, column: 17 }]
+ * assert.deepEqual(scanImports('import x from "./x.ts";\nconst y = await import("npm:" + name);'), [
+ *   { specifier: "./x.ts", line: 1, column: 10 },
+ *   { line: 2, column: 17 }, // computed: no specifier to check, so the judge is refused
+ * ]);
  * ```
  */
 export function scanImports(source: string): ModuleImport[] {

@@ -11,8 +11,9 @@ import { clampScore, scoreToVerdict } from "./verdict.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { scoredOutcome } from "./outcome.ts";
- * scoredOutcome(0.5, { hits: ["a"], misses: ["b"] }).verdict; // "fail"
+ * assert.equal(scoredOutcome(0.5, { hits: ["a"], misses: ["b"] }).verdict, "fail");
  * ```
  */
 export function scoredOutcome(
@@ -28,9 +29,11 @@ export function scoredOutcome(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { errorOutcome } from "./outcome.ts";
- * errorOutcome("my-judge", "script exited with code 2").misses;
- * // ["Evaluator 'my-judge' failed: script exited with code 2"]
+ * assert.deepEqual(errorOutcome("my-judge", "script exited with code 2").misses, [
+ *   "Evaluator 'my-judge' failed: script exited with code 2",
+ * ]);
  * ```
  */
 export function errorOutcome(
@@ -56,8 +59,9 @@ export function errorOutcome(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { zeroOutcome } from "./outcome.ts";
- * zeroOutcome("No duration data available in trace").verdict; // "fail"
+ * assert.equal(zeroOutcome("No duration data available in trace").verdict, "fail");
  * ```
  */
 export function zeroOutcome(reason: string): EvaluatorOutcome {
@@ -73,8 +77,9 @@ export const DRY_RUN_SKIP = "Dry run: code judges are not run (skipped, not coun
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { skippedOutcome } from "./outcome.ts";
- * skippedOutcome("dry run").status; // "skipped"
+ * assert.equal(skippedOutcome("dry run").status, "skipped");
  * ```
  */
 export function skippedOutcome(reason: string): EvaluatorOutcome {

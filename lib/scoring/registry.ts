@@ -52,8 +52,9 @@ export const EVALUATOR_REGISTRY: EvaluatorRegistry = {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { getEvaluator } from "./registry.ts";
- * const fn = getEvaluator("contains"); // EvaluatorFn | undefined
+ * assert.equal(typeof getEvaluator("contains"), "function");
  * ```
  */
 export function getEvaluator(type: string): EvaluatorFn | undefined {

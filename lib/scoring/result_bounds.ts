@@ -28,8 +28,9 @@ const MAX_DEPTH = 32;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { truncationMarker } from "./result_bounds.ts";
- * truncationMarker(12); // "…[truncated 12 bytes]"
+ * assert.equal(truncationMarker(12), "…[truncated 12 bytes]");
  * ```
  */
 export function truncationMarker(bytes: number): string {
@@ -71,9 +72,10 @@ function prefixEnd(text: string, maxBytes: number): { end: number } {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { truncateText } from "./result_bounds.ts";
- * truncateText("abcdef", 4); // "abcd…[truncated 2 bytes]"
- * truncateText("abc", 4); // "abc"
+ * assert.equal(truncateText("abcdef", 4), "abcd…[truncated 2 bytes]");
+ * assert.equal(truncateText("abc", 4), "abc");
  * ```
  */
 export function truncateText(text: string, maxBytes: number): string {
@@ -171,8 +173,12 @@ function boundedCopy(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { boundValue } from "./result_bounds.ts";
- * boundValue({ note: "x".repeat(10) }, 8); // { note: "xx…[truncated 8 bytes]" }
+ * // The marker counts towards the limit: 28 characters are kept.
+ * assert.deepEqual(boundValue({ note: "x".repeat(100) }, 40), {
+ *   note: "x".repeat(28) + "…[truncated 72 bytes]",
+ * });
  * ```
  */
 export function boundValue(value: unknown, maxBytes: number): unknown {
@@ -185,8 +191,9 @@ export function boundValue(value: unknown, maxBytes: number): unknown {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { boundList } from "./result_bounds.ts";
- * boundList(["a", "b"]); // ["a", "b"]
+ * assert.deepEqual(boundList(["a", "b"]), ["a", "b"]);
  * ```
  */
 export function boundList(items: readonly string[]): string[] {
@@ -228,9 +235,10 @@ export interface BoundedFields {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { boundResultFields } from "./result_bounds.ts";
  * const r = boundResultFields({ score: 1, reasoning: "x".repeat(100_000) });
- * r.reasoning!.endsWith("…[truncated 34464 bytes]"); // true
+ * assert.ok(r.reasoning!.endsWith("…[truncated 34464 bytes]"));
  * ```
  */
 export function boundResultFields<T extends BoundedFields>(result: T): T {

@@ -18,11 +18,13 @@ import { clampScore, scoreToVerdict } from "./verdict.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { rubricPrompt } from "./rubric.ts";
- * rubricPrompt(
+ * const prompt = rubricPrompt(
  *   { question: "Q", expected_outcome: "E", reference_answer: "", candidate_answer: "A" },
  *   [{ id: "polite", description: "Is polite", weight: 1, required: true }],
- * ).includes("- [polite] (REQUIRED): Is polite"); // true
+ * );
+ * assert.ok(prompt.includes("- [polite] (REQUIRED): Is polite"));
  * ```
  */
 export function rubricPrompt(
@@ -82,6 +84,7 @@ export interface RubricScore {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { scoreRubrics } from "./rubric.ts";
  * const s = scoreRubrics(
  *   [
@@ -90,7 +93,7 @@ export interface RubricScore {
  *   ],
  *   { checks: [{ id: "a", satisfied: true, reasoning: "ok" }], overall_reasoning: "" },
  * );
- * s.score; // 0.75 (b was not answered)
+ * assert.equal(s.score, 0.75); // b was not answered
  * ```
  */
 export function scoreRubrics(rubrics: readonly Rubric[], reply: RubricReply): RubricScore {

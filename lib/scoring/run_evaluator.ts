@@ -17,9 +17,10 @@ import { boundResultFields } from "./result_bounds.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { evaluatorError } from "./run_evaluator.ts";
  * const r = evaluatorError({ name: "x", type: "regex", weight: 1 }, "boom");
- * r.status; // "error"
+ * assert.equal(r.status, "error");
  * ```
  */
 export function evaluatorError(
@@ -124,8 +125,9 @@ const GRACE_MS = 1000;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { evaluatorBudgetMs } from "./run_evaluator.ts";
- * evaluatorBudgetMs({ type: "regex", name: "r", weight: 1, pattern: "x" }, 5000); // 5000
+ * assert.equal(evaluatorBudgetMs({ type: "regex", name: "r", weight: 1, pattern: "x" }, 5000), 5000);
  * ```
  */
 export function evaluatorBudgetMs(config: EvaluatorConfig, timeoutMs: number): number {

@@ -13,10 +13,11 @@ export { BORDERLINE_THRESHOLD, PASS_THRESHOLD } from "../schema/result.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { scoreToVerdict } from "./verdict.ts";
- * scoreToVerdict(0.8); // "pass"
- * scoreToVerdict(0.79); // "borderline"
- * scoreToVerdict(0.2); // "fail"
+ * assert.equal(scoreToVerdict(0.8), "pass");
+ * assert.equal(scoreToVerdict(0.79), "borderline");
+ * assert.equal(scoreToVerdict(0.2), "fail");
  * ```
  */
 export function scoreToVerdict(score: number): Verdict {
@@ -28,9 +29,10 @@ export function scoreToVerdict(score: number): Verdict {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { clampScore } from "./verdict.ts";
- * clampScore(1.5); // 1
- * clampScore(Number.NaN); // 0
+ * assert.equal(clampScore(1.5), 1);
+ * assert.equal(clampScore(Number.NaN), 0);
  * ```
  */
 export function clampScore(x: unknown): number {

@@ -33,10 +33,12 @@ const ENDPOINTS: { readonly [K in AgentProvider]?: Endpoint<K> } = {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { agentModelEndpoint } from "./agent_endpoints.ts";
- * agentModelEndpoint("gemini-cli", { name: "g", provider: "gemini-cli" }, {
+ * const endpoint = agentModelEndpoint("gemini-cli", { name: "g", provider: "gemini-cli" }, {
  *   GOOGLE_GEMINI_BASE_URL: "http://127.0.0.1:8080",
- * }); // "http://127.0.0.1:8080"
+ * });
+ * assert.equal(endpoint, "http://127.0.0.1:8080");
  * ```
  */
 export function agentModelEndpoint<K extends AgentProvider>(

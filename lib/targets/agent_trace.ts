@@ -191,8 +191,9 @@ export class TraceBuilder {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { durationBetween } from "./agent_trace.ts";
- * durationBetween("2026-01-01T00:00:00.000Z", "2026-01-01T00:00:01.500Z"); // 1500
+ * assert.equal(durationBetween("2026-01-01T00:00:00.000Z", "2026-01-01T00:00:01.500Z"), 1500);
  * ```
  */
 export function durationBetween(start?: string, end?: string): number | undefined {
@@ -207,9 +208,10 @@ export function durationBetween(start?: string, end?: string): number | undefine
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseEventLine } from "./agent_trace.ts";
- * parseEventLine('{"type":"x"}'); // { type: "x" }
- * parseEventLine("Loading..."); // undefined
+ * assert.deepEqual(parseEventLine('{"type":"x"}'), { type: "x" });
+ * assert.equal(parseEventLine("Loading..."), undefined);
  * ```
  */
 export function parseEventLine(line: string): Record<string, unknown> | undefined {
@@ -230,9 +232,12 @@ export function parseEventLine(line: string): Record<string, unknown> | undefine
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { countToolSteps } from "./agent_trace.ts";
- * countToolSteps([{ role: "assistant", tool_calls: [{ tool: "Bash", status: "error" }] }]);
- * // { calls: 1, errors: 1 }
+ * assert.deepEqual(
+ *   countToolSteps([{ role: "assistant", tool_calls: [{ tool: "Bash", status: "error" }] }]),
+ *   { calls: 1, errors: 1 },
+ * );
  * ```
  */
 export function countToolSteps(messages: readonly OutputMessage[]): {

@@ -20,9 +20,13 @@ export const AZURE_API_VERSION = "2024-12-01-preview";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { azureChatUrl } from "./azure.ts";
- * azureChatUrl("my-res", "gpt-4o", "2024-12-01-preview");
- * // "https://my-res.openai.azure.com/openai/deployments/gpt-4o/chat/completions?api-version=2024-12-01-preview"
+ * assert.equal(
+ *   azureChatUrl("my-res", "gpt-4o", "2024-12-01-preview"),
+ *   "https://my-res.openai.azure.com/openai/deployments/gpt-4o/chat/completions" +
+ *     "?api-version=2024-12-01-preview",
+ * );
  * ```
  */
 export function azureChatUrl(endpoint: string, deployment: string, version: string): string {

@@ -19,9 +19,12 @@ const WINDOWS_ENV_NAMES = ["SYSTEMROOT", "PATHEXT", "COMSPEC", "TEMP", "TMP", "U
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { childEnv } from "./child_env.ts";
- * childEnv({ PATH: "/bin", OPENAI_API_KEY: "sk-1", MY_FLAG: "1" }, ["MY_FLAG"]);
- * // { PATH: "/bin", MY_FLAG: "1" }
+ * assert.deepEqual(childEnv({ PATH: "/bin", OPENAI_API_KEY: "sk-1", MY_FLAG: "1" }, ["MY_FLAG"]), {
+ *   PATH: "/bin",
+ *   MY_FLAG: "1",
+ * });
  * ```
  */
 export function childEnv(

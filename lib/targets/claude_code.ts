@@ -48,10 +48,12 @@ const NESTED_SESSION_VARIABLES = ["CLAUDECODE", "CLAUDE_CODE_ENTRYPOINT"];
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { claudeCodeArgs } from "./claude_code.ts";
- * claudeCodeArgs({ name: "a", provider: "claude-code", model: "sonnet", allowed_tools: ["Bash", "Edit"] });
- * // ["-p", "--output-format", "stream-json", "--verbose", "--model", "sonnet",
- * //  "--allowedTools", "Bash,Edit"]
+ * assert.deepEqual(
+ *   claudeCodeArgs({ name: "a", provider: "claude-code", model: "sonnet", allowed_tools: ["Bash", "Edit"] }),
+ *   ["-p", "--output-format", "stream-json", "--verbose", "--model", "sonnet", "--allowedTools", "Bash,Edit"],
+ * );
  * ```
  */
 export function claudeCodeArgs(settings: ClaudeCodeSettings): string[] {
@@ -73,9 +75,12 @@ export function claudeCodeArgs(settings: ClaudeCodeSettings): string[] {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { claudeCodeEnv } from "./claude_code.ts";
- * claudeCodeEnv({ PATH: "/bin", ANTHROPIC_API_KEY: "k", OPENAI_API_KEY: "o", CLAUDECODE: "1" }, []);
- * // { PATH: "/bin", ANTHROPIC_API_KEY: "k" }
+ * assert.deepEqual(
+ *   claudeCodeEnv({ PATH: "/bin", ANTHROPIC_API_KEY: "k", OPENAI_API_KEY: "o", CLAUDECODE: "1" }, []),
+ *   { PATH: "/bin", ANTHROPIC_API_KEY: "k" },
+ * );
  * ```
  */
 export function claudeCodeEnv(

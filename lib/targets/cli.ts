@@ -63,11 +63,12 @@ export interface PlaceholderValues {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { renderCommandTemplate } from "./cli.ts";
- * renderCommandTemplate("agent --prompt {PROMPT} {FILES}", {
+ * const command = renderCommandTemplate("agent --prompt {PROMPT} {FILES}", {
  *   PROMPT: "it's", GUIDELINES: "", EVAL_ID: "c1", ATTEMPT: "0", FILES: ["/a/b.md"], OUTPUT_FILE: "",
  * }, { filesFormat: "--file {path}", os: "linux" });
- * // "agent --prompt 'it'\"'\"'s' --file '/a/b.md'"
+ * assert.equal(command, `agent --prompt 'it'"'"'s' --file '/a/b.md'`);
  * ```
  */
 export function renderCommandTemplate(

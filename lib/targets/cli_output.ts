@@ -34,9 +34,12 @@ export interface CliOutput {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseCliOutput } from "./cli_output.ts";
- * parseCliOutput('{"text": "4", "token_usage": {"input": 10, "output": 1}}');
- * // { output_messages: [{role: "assistant", content: "4"}], token_usage: {input: 10, output: 1} }
+ * assert.deepEqual(parseCliOutput('{"text": "4", "token_usage": {"input": 10, "output": 1}}'), {
+ *   output_messages: [{ role: "assistant", content: "4" }],
+ *   token_usage: { input: 10, output: 1 },
+ * });
  * ```
  */
 export function parseCliOutput(

@@ -77,9 +77,12 @@ export function codexEndpoints(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { codexEnv } from "./codex.ts";
- * codexEnv({ PATH: "/bin", OPENAI_API_KEY: "k", ANTHROPIC_API_KEY: "a", GW_KEY: "g" }, ["GW_KEY"]);
- * // { PATH: "/bin", OPENAI_API_KEY: "k", GW_KEY: "g" }
+ * assert.deepEqual(
+ *   codexEnv({ PATH: "/bin", OPENAI_API_KEY: "k", ANTHROPIC_API_KEY: "a", GW_KEY: "g" }, ["GW_KEY"]),
+ *   { PATH: "/bin", OPENAI_API_KEY: "k", GW_KEY: "g" },
+ * );
  * ```
  */
 export function codexEnv(
@@ -141,9 +144,12 @@ export function codexArgs(settings: CodexSettings): string[] {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { codexPrompt } from "./codex.ts";
- * codexPrompt({ name: "c", provider: "codex", system_prompt: "Be brief." }, "Fix the bug.");
- * // "Be brief.\n\nFix the bug."
+ * assert.equal(
+ *   codexPrompt({ name: "c", provider: "codex", system_prompt: "Be brief." }, "Fix the bug."),
+ *   "Be brief.\n\nFix the bug.",
+ * );
  * ```
  */
 export function codexPrompt(settings: CodexSettings, prompt: string): string {

@@ -72,11 +72,18 @@ export function copilotCliArgs(settings: CopilotCliSettings): string[] {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { copilotCliEnv } from "./copilot_cli.ts";
- * copilotCliEnv({ PATH: "/bin", COPILOT_PROVIDER_API_KEY: "k", GITHUB_TOKEN: "t" }, {
- *   name: "c", provider: "copilot-cli", base_url: "http://127.0.0.1:8080/v1",
+ * const env = copilotCliEnv({ PATH: "/bin", COPILOT_PROVIDER_API_KEY: "k", GITHUB_TOKEN: "t" }, {
+ *   name: "c",
+ *   provider: "copilot-cli",
+ *   base_url: "http://127.0.0.1:8080/v1",
  * });
- * // { PATH: "/bin", COPILOT_PROVIDER_API_KEY: "k", COPILOT_PROVIDER_BASE_URL: "http://127.0.0.1:8080/v1" }
+ * assert.deepEqual(env, {
+ *   PATH: "/bin",
+ *   COPILOT_PROVIDER_API_KEY: "k",
+ *   COPILOT_PROVIDER_BASE_URL: "http://127.0.0.1:8080/v1",
+ * });
  * ```
  */
 export function copilotCliEnv(
@@ -95,9 +102,12 @@ export function copilotCliEnv(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { copilotCliModelEndpoint } from "./copilot_cli.ts";
- * copilotCliModelEndpoint({ name: "c", provider: "copilot-cli" }, {});
- * // "https://api.githubcopilot.com"
+ * assert.equal(
+ *   copilotCliModelEndpoint({ name: "c", provider: "copilot-cli" }, {}),
+ *   "https://api.githubcopilot.com",
+ * );
  * ```
  */
 export function copilotCliModelEndpoint(
@@ -114,9 +124,10 @@ export function copilotCliModelEndpoint(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { copilotPackageCache } from "./copilot_cli.ts";
- * copilotPackageCache({ HOME: "/home/u" }); // "/home/u/.cache/copilot/pkg"
- * copilotPackageCache({ HOME: "/home/u", XDG_CACHE_HOME: "/c" }); // "/c/copilot/pkg"
+ * assert.equal(copilotPackageCache({ HOME: "/home/u" }), "/home/u/.cache/copilot/pkg");
+ * assert.equal(copilotPackageCache({ HOME: "/home/u", XDG_CACHE_HOME: "/c" }), "/c/copilot/pkg");
  * ```
  */
 export function copilotPackageCache(env: Readonly<Record<string, string>>): string | undefined {

@@ -67,11 +67,18 @@ export function geminiCliArgs(settings: GeminiCliSettings): string[] {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { geminiCliEnv } from "./gemini_cli.ts";
- * geminiCliEnv({ PATH: "/bin", GEMINI_API_KEY: "g", OPENAI_API_KEY: "o" }, {
- *   name: "g", provider: "gemini-cli", base_url: "http://127.0.0.1:8080",
+ * const env = geminiCliEnv({ PATH: "/bin", GEMINI_API_KEY: "g", OPENAI_API_KEY: "o" }, {
+ *   name: "g",
+ *   provider: "gemini-cli",
+ *   base_url: "http://127.0.0.1:8080",
  * });
- * // { PATH: "/bin", GEMINI_API_KEY: "g", GOOGLE_GEMINI_BASE_URL: "http://127.0.0.1:8080" }
+ * assert.deepEqual(env, {
+ *   PATH: "/bin",
+ *   GEMINI_API_KEY: "g",
+ *   GOOGLE_GEMINI_BASE_URL: "http://127.0.0.1:8080",
+ * });
  * ```
  */
 export function geminiCliEnv(
@@ -90,9 +97,12 @@ export function geminiCliEnv(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { geminiCliModelEndpoint } from "./gemini_cli.ts";
- * geminiCliModelEndpoint({ name: "g", provider: "gemini-cli" }, {});
- * // "https://generativelanguage.googleapis.com"
+ * assert.equal(
+ *   geminiCliModelEndpoint({ name: "g", provider: "gemini-cli" }, {}),
+ *   "https://generativelanguage.googleapis.com",
+ * );
  * ```
  */
 export function geminiCliModelEndpoint(
@@ -110,11 +120,13 @@ export function geminiCliModelEndpoint(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { geminiCliHomeFiles } from "./gemini_cli.ts";
- * geminiCliHomeFiles({ GEMINI_API_KEY: "k" });
- * // [{ path: ".gemini/settings.json",
- * //    text: '{"security":{"auth":{"selectedType":"gemini-api-key"}}}\n' }]
- * geminiCliHomeFiles({ GEMINI_API_KEY: "k", GEMINI_CLI_HOME: "/srv/gemini" }); // []
+ * assert.deepEqual(geminiCliHomeFiles({ GEMINI_API_KEY: "k" }), [{
+ *   path: ".gemini/settings.json",
+ *   text: '{"security":{"auth":{"selectedType":"gemini-api-key"}}}\n',
+ * }]);
+ * assert.deepEqual(geminiCliHomeFiles({ GEMINI_API_KEY: "k", GEMINI_CLI_HOME: "/srv/g" }), []);
  * ```
  */
 export function geminiCliHomeFiles(env: Readonly<Record<string, string>>): HomeFile[] {

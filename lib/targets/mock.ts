@@ -16,12 +16,17 @@ import { TargetError, type TargetRequest, type TargetResponse } from "./types.ts
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { createMockTarget } from "./mock.ts";
+ * import type { TargetRequest } from "./types.ts";
  * const core = createMockTarget({ name: "m", provider: "mock", response: "42" }, {
  *   name: "m",
  *   secrets: [],
  *   env: {},
  * });
+ * const request = { prompt: "What is 6 x 7?", signal: new AbortController().signal, attempt: 0 };
+ * const response = await core.invoke(request as unknown as TargetRequest);
+ * assert.deepEqual(response.output_messages, [{ role: "assistant", content: "42" }]);
  * ```
  */
 export function createMockTarget(settings: MockSettings, context: ProviderContext): TargetCore {

@@ -88,12 +88,18 @@ function configOf(text: string | undefined): Record<string, unknown> | undefined
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { opencodeEnv } from "./opencode.ts";
- * opencodeEnv({ PATH: "/bin" }, {
- *   name: "o", provider: "opencode", model: "local/qwen3", base_url: "http://127.0.0.1:8080/v1",
+ * const env = opencodeEnv({ PATH: "/bin" }, {
+ *   name: "o",
+ *   provider: "opencode",
+ *   model: "local/qwen3",
+ *   base_url: "http://127.0.0.1:8080/v1",
  * });
- * // { PATH: "/bin",
- * //   OPENCODE_CONFIG_CONTENT: '{"provider":{"local":{"options":{"baseURL":"http://127.0.0.1:8080/v1"}}}}' }
+ * assert.deepEqual(env, {
+ *   PATH: "/bin",
+ *   OPENCODE_CONFIG_CONTENT: '{"provider":{"local":{"options":{"baseURL":"http://127.0.0.1:8080/v1"}}}}',
+ * });
  * ```
  */
 export function opencodeEnv(
@@ -157,13 +163,14 @@ const PROVIDER_DEFAULTS: Readonly<Record<string, string>> = {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { opencodeModelEndpoint } from "./opencode.ts";
- * opencodeModelEndpoint({ name: "o", provider: "opencode", model: "local/m" }, {
+ * const endpoint = opencodeModelEndpoint({ name: "o", provider: "opencode", model: "local/m" }, {
  *   OPENCODE_CONFIG_CONTENT: '{"provider":{"local":{"options":{"baseURL":"http://127.0.0.1:9/v1"}}}}',
  * });
- * // "http://127.0.0.1:9/v1"
- * opencodeModelEndpoint({ name: "o", provider: "opencode", model: "anthropic/claude-sonnet-4-5" }, {});
- * // "https://api.anthropic.com/v1"
+ * assert.equal(endpoint, "http://127.0.0.1:9/v1");
+ * const builtIn = { name: "o", provider: "opencode", model: "anthropic/claude-sonnet-4-5" };
+ * assert.equal(opencodeModelEndpoint(builtIn, {}), "https://api.anthropic.com/v1");
  * ```
  */
 export function opencodeModelEndpoint(
@@ -185,9 +192,12 @@ export function opencodeModelEndpoint(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { opencodeStateDirs } from "./opencode.ts";
- * opencodeStateDirs({ XDG_DATA_HOME: "/srv/data", OPENCODE_CONFIG_DIR: "/srv/oc" });
- * // ["/srv/oc", "/srv/data/opencode"]
+ * assert.deepEqual(
+ *   opencodeStateDirs({ XDG_DATA_HOME: "/srv/data", OPENCODE_CONFIG_DIR: "/srv/oc" }),
+ *   ["/srv/oc", "/srv/data/opencode"],
+ * );
  * ```
  */
 export function opencodeStateDirs(env: Readonly<Record<string, string>>): string[] {

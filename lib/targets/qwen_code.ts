@@ -69,11 +69,18 @@ export function qwenCodeArgs(settings: QwenCodeSettings): string[] {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { qwenCodeEnv } from "./qwen_code.ts";
- * qwenCodeEnv({ PATH: "/bin", OPENAI_API_KEY: "k", ANTHROPIC_API_KEY: "a" }, {
- *   name: "q", provider: "qwen-code", base_url: "http://127.0.0.1:8080/v1",
+ * const env = qwenCodeEnv({ PATH: "/bin", OPENAI_API_KEY: "k", ANTHROPIC_API_KEY: "a" }, {
+ *   name: "q",
+ *   provider: "qwen-code",
+ *   base_url: "http://127.0.0.1:8080/v1",
  * });
- * // { PATH: "/bin", OPENAI_API_KEY: "k", OPENAI_BASE_URL: "http://127.0.0.1:8080/v1" }
+ * assert.deepEqual(env, {
+ *   PATH: "/bin",
+ *   OPENAI_API_KEY: "k",
+ *   OPENAI_BASE_URL: "http://127.0.0.1:8080/v1",
+ * });
  * ```
  */
 export function qwenCodeEnv(
@@ -93,9 +100,12 @@ export function qwenCodeEnv(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { qwenCodeModelEndpoint } from "./qwen_code.ts";
- * qwenCodeModelEndpoint({ name: "q", provider: "qwen-code" }, { OPENAI_BASE_URL: "http://127.0.0.1:9/v1" });
- * // "http://127.0.0.1:9/v1"
+ * const endpoint = qwenCodeModelEndpoint({ name: "q", provider: "qwen-code" }, {
+ *   OPENAI_BASE_URL: "http://127.0.0.1:9/v1",
+ * });
+ * assert.equal(endpoint, "http://127.0.0.1:9/v1");
  * ```
  */
 export function qwenCodeModelEndpoint(

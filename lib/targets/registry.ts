@@ -41,6 +41,7 @@ import { createOpencodeTarget } from "./opencode.ts";
 import { createQwenCodeTarget } from "./qwen_code.ts";
 import { ConsentGrant } from "./consent.ts";
 import { commandPermits, guardedFetch, sentVariables, targetNeeds } from "./target_needs.ts";
+import { targetWorkspaceRepo } from "./target_workspace_repo.ts";
 import type { ProviderContext, TargetCore } from "./provider_context.ts";
 import { redactText, redactValue } from "../text/redact.ts";
 import { callIdentityOf } from "./call_identity.ts";
@@ -140,11 +141,14 @@ const SECRET_VAR = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL/i;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { createTarget } from "./registry.ts";
  * const target = createTarget(
  *   { name: "default", provider: "openai", model: "gpt-4o-mini", api_key: "${{ OPENAI_API_KEY }}" },
  *   { env: { OPENAI_API_KEY: "sk-..." } },
  * );
+ * assert.equal(target.provider, "openai");
+ * assert.deepEqual(target.secrets, ["sk-..."]); // redacted from everything the run writes
  * ```
  */
 export function createTarget(definition: TargetDefinition, options: CreateTargetOptions): Target {
@@ -193,7 +197,11 @@ export function createTarget(definition: TargetDefinition, options: CreateTarget
   const secrets = secretValues(settings, used);
   // What it starts and where it sends variables: computed once, and the only thing it may do.
   const { targetsFileDir } = options;
-  const needs = targetNeeds({ name, kind, settings, written: rest, used, targetsFileDir });
+  const repo = targetWorkspaceRepo(name, settings, used, targetsFileDir);
+  const needs = [
+    ...targetNeeds({ name, kind, settings, written: rest, used, targetsFileDir }),
+    ...repo.needs,
+  ];
   const consent = options.consent ?? ConsentGrant.everything();
   const context: ProviderContext = {
     name,
@@ -241,6 +249,7 @@ export function createTarget(definition: TargetDefinition, options: CreateTarget
         workspaceTemplate: resolve(options.targetsFileDir ?? ".", settings.workspace_template),
       }
       : {}),
+    ...(repo.workspaceRepo !== undefined ? { workspaceRepo: repo.workspaceRepo } : {}),
     ...(core.healthcheck
       ? {
         healthcheck: (signal: AbortSignal, options?: { evalDir?: string }) =>

@@ -36,6 +36,12 @@ export interface InvokeWithRetryOptions {
   signal: AbortSignal;
   /** Sleeps `ms` unless `signal` aborts first (default: a timer). */
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  /**
+   * Arms an attempt's timeout: calls `fire` after `ms` unless the returned function disarms it
+   * first (default: `setTimeout`). Tests pass a timer they fire themselves, to drive time
+   * instead of waiting on it.
+   */
+  timer?: (ms: number, fire: () => void) => () => void;
   /** Uniform random in [0, 1) for the jitter (default `Math.random`). */
   random?: () => number;
   /** Called before each retry. */
@@ -96,6 +102,7 @@ export async function invokeWithRetry(
 ): Promise<InvokeResult> {
   const { signal, timeoutMs } = options;
   const sleep = options.sleep ?? abortableSleep;
+  const arm = options.timer ?? startTimer;
   const random = options.random ?? Math.random;
   const policy = target.retry;
   for (let attempt = 0;; attempt++) {
@@ -105,11 +112,11 @@ export async function invokeWithRetry(
     const attemptAbort = new AbortController();
     let timedOut = false;
     // a non-positive or non-finite timeout means "no per-attempt limit"
-    const timer = timeoutMs > 0 && timeoutMs < 2 ** 31
-      ? setTimeout(() => {
+    const disarm = timeoutMs > 0 && timeoutMs < 2 ** 31
+      ? arm(timeoutMs, () => {
         timedOut = true;
         attemptAbort.abort(new DOMException(`Timed out after ${timeoutMs} ms`, "TimeoutError"));
-      }, timeoutMs)
+      })
       : undefined;
     const forward = () => attemptAbort.abort(signal.reason);
     signal.addEventListener("abort", forward, { once: true });
@@ -130,7 +137,7 @@ export async function invokeWithRetry(
         })
         : toTargetError(caught);
     } finally {
-      clearTimeout(timer);
+      disarm?.();
       signal.removeEventListener("abort", forward);
     }
     if (attempt >= policy.maxRetries || !shouldRetry(error, policy)) {
@@ -213,6 +220,11 @@ function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
     signal.addEventListener("abort", onAbort, { once: true });
     promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
   });
+}
+
+function startTimer(ms: number, fire: () => void): () => void {
+  const timer = setTimeout(fire, ms);
+  return () => clearTimeout(timer);
 }
 
 function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {

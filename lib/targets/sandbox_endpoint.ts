@@ -23,9 +23,13 @@ function defaultPort(protocol: string): number {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { endpointOfUrl } from "./sandbox_endpoint.ts";
- * endpointOfUrl("https://api.anthropic.com/v1"); // { host: "api.anthropic.com", port: 443 }
- * endpointOfUrl("http://[::1]:8080"); // { host: "::1", port: 8080 }
+ * assert.deepEqual(endpointOfUrl("https://api.anthropic.com/v1"), {
+ *   host: "api.anthropic.com",
+ *   port: 443,
+ * });
+ * assert.deepEqual(endpointOfUrl("http://[::1]:8080"), { host: "::1", port: 8080 });
  * ```
  */
 export function endpointOfUrl(url: string | URL): Endpoint {
@@ -39,9 +43,13 @@ export function endpointOfUrl(url: string | URL): Endpoint {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseHostPort } from "./sandbox_endpoint.ts";
- * parseHostPort("Registry.npmjs.org:443"); // { host: "registry.npmjs.org", port: 443 }
- * parseHostPort("[::1]:8080"); // { host: "::1", port: 8080 }
+ * assert.deepEqual(parseHostPort("Registry.npmjs.org:443"), {
+ *   host: "registry.npmjs.org",
+ *   port: 443,
+ * });
+ * assert.deepEqual(parseHostPort("[::1]:8080"), { host: "::1", port: 8080 });
  * ```
  */
 export function parseHostPort(value: string): Endpoint {

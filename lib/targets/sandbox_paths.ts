@@ -51,10 +51,13 @@ export function hiddenRoots(env: Readonly<Record<string, string>>): string[] {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { installRoot } from "./sandbox_paths.ts";
- * installRoot("/home/u/.cache/tools/node_modules/@openai/codex/bin/codex.js");
- * // "/home/u/.cache/tools/node_modules"
- * installRoot("/opt/agent/bin/agent"); // "/opt/agent/bin"
+ * assert.equal(
+ *   installRoot("/home/u/.cache/tools/node_modules/@openai/codex/bin/codex.js"),
+ *   "/home/u/.cache/tools/node_modules",
+ * );
+ * assert.equal(installRoot("/opt/agent/bin/agent"), "/opt/agent/bin");
  * ```
  */
 export function installRoot(realExecutable: string): string {

@@ -136,12 +136,16 @@ export class SandboxUnavailableError extends Error {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { sandboxPolicy } from "./sandbox_policy.ts";
+ * const warnings: string[] = [];
  * const policy = sandboxPolicy({ allow_hosts: ["registry.npmjs.org:443"] }, {
  *   label: "target 'a'", agent: true, baseDir: "/repo/.agentv", path: "/nowhere",
- *   onWarning: () => {},
+ *   onWarning: (w) => warnings.push(w),
  * });
- * policy; // undefined: bwrap is not on PATH, so the default sandbox is not available
+ * // bwrap is not on PATH: the default sandbox is not available, and the run says so.
+ * assert.equal(policy, undefined);
+ * assert.equal(warnings.length, 1);
  * ```
  */
 export function sandboxPolicy(

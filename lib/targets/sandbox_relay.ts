@@ -100,11 +100,16 @@ async function readHead(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { proxyTarget } from "./sandbox_relay.ts";
- * proxyTarget("CONNECT api.anthropic.com:443 HTTP/1.1\r\nHost: x\r\n\r\n");
- * // { connect: true, endpoint: { host: "api.anthropic.com", port: 443 } }
- * proxyTarget("GET http://127.0.0.1:8080/v1 HTTP/1.1\r\n\r\n");
- * // { connect: false, endpoint: { host: "127.0.0.1", port: 8080 } }
+ * assert.deepEqual(proxyTarget("CONNECT api.anthropic.com:443 HTTP/1.1\r\nHost: x\r\n\r\n"), {
+ *   connect: true,
+ *   endpoint: { host: "api.anthropic.com", port: 443 },
+ * });
+ * assert.deepEqual(proxyTarget("GET http://127.0.0.1:8080/v1 HTTP/1.1\r\n\r\n"), {
+ *   connect: false,
+ *   endpoint: { host: "127.0.0.1", port: 8080 },
+ * });
  * ```
  */
 export function proxyTarget(

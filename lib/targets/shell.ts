@@ -68,9 +68,10 @@ export interface ShellResult {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { runShell } from "./shell.ts";
  * const r = await runShell("echo hi", { timeoutMs: 5000 });
- * r.stdout; // "hi\n"
+ * assert.equal(r.stdout, "hi\n");
  * ```
  */
 export async function runShell(

@@ -57,6 +57,7 @@ const NOT_SENT: ReadonlySet<string> = new Set([
   "provider_batching",
   "cache",
   "workspace_template",
+  "workspace_repo",
 ]);
 
 /** The default origin of each HTTP provider (azure: any `https://<resource>.openai.azure.com`). */
@@ -89,10 +90,11 @@ const AGENT_COMMANDS: {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { isDefaultEndpoint } from "./target_needs.ts";
- * isDefaultEndpoint("openai", new URL("https://api.openai.com/v1/chat/completions")); // true
- * isDefaultEndpoint("openai", new URL("http://127.0.0.1:8080/v1")); // false
- * isDefaultEndpoint("azure", new URL("https://my-res.openai.azure.com/openai")); // true
+ * assert.equal(isDefaultEndpoint("openai", new URL("https://api.openai.com/v1/chat/completions")), true);
+ * assert.equal(isDefaultEndpoint("openai", new URL("http://127.0.0.1:8080/v1")), false);
+ * assert.equal(isDefaultEndpoint("azure", new URL("https://my-res.openai.azure.com/openai")), true);
  * ```
  */
 export function isDefaultEndpoint(kind: string, url: URL): boolean {
@@ -172,6 +174,7 @@ export interface TargetNeedsSpec {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { targetNeeds } from "./target_needs.ts";
  * const [found] = targetNeeds({
  *   name: "local",
@@ -180,8 +183,8 @@ export interface TargetNeedsSpec {
  *   written: { base_url: "http://127.0.0.1:8080/v1", api_key: "${{ OPENAI_API_KEY }}", model: "m" },
  *   used: [{ name: "OPENAI_API_KEY", path: ["api_key"], value: "sk-1" }],
  * });
- * found.need.command; // "http://127.0.0.1:8080"
- * found.need.reads; // ["OPENAI_API_KEY"]
+ * assert.equal(found.need.command, "http://127.0.0.1:8080");
+ * assert.deepEqual(found.need.reads, ["OPENAI_API_KEY"]);
  * ```
  */
 export function targetNeeds(spec: TargetNeedsSpec): TargetNeed[] {

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import type { WorkspaceRepo } from "../schema/workspace_repo.ts";
 import type { EvalCase } from "../schema/eval_case.ts";
 import type { OutputMessage, TokenUsage } from "../schema/result.ts";
 import type { TargetNeed } from "./target_needs.ts";
@@ -201,6 +202,11 @@ export interface Target {
    * targets file's folder): each case runs in a fresh copy of it (see `TargetRequest.cwd`).
    */
   readonly workspaceTemplate?: string;
+  /**
+   * The target's `workspace_repo` as written, with the targets file's folder its `url` is
+   * relative to: each case runs in a checkout of the commit (see `run/workspace_repo.ts`).
+   */
+  readonly workspaceRepo?: { readonly repo: WorkspaceRepo; readonly baseDir: string };
   /**
    * Runs once before the first call (CLI healthcheck); absent when not needed. `evalDir` is the
    * eval file's folder (the default working folder of a command healthcheck).

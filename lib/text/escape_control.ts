@@ -19,8 +19,9 @@ const NAMED: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
  *
  * @example
  * ```ts
- * escapeControl("id\x1b[2J\r\n"); // "id\\x1b[2J\\r\\n"
- * escapeControl("café ✓"); // "café ✓"
+ * import assert from "node:assert/strict";
+ * assert.equal(escapeControl("id\x1b[2J\r\n"), "id\\x1b[2J\\r\\n");
+ * assert.equal(escapeControl("café ✓"), "café ✓");
  * ```
  */
 export function escapeControl(text: string): string {

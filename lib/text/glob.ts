@@ -26,8 +26,9 @@ interface GlobMatcher {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * await loadGlobs(["evals/{a,b}.yaml"]);
- * matchGlob("evals/{a,b}.yaml", "evals/b.yaml"); // true
+ * assert.equal(matchGlob("evals/{a,b}.yaml", "evals/b.yaml"), true);
  * ```
  */
 export async function loadGlobs(patterns: readonly string[]): Promise<void> {
@@ -77,9 +78,10 @@ function matchStars(parts: readonly string[], name: string): boolean {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * await loadGlobs(["evals/{a,b}.yaml"]);
- * globToRegExp("**\/*.instructions.md").test("docs/python.instructions.md"); // true
- * globToRegExp("evals/{a,b}.yaml").test("evals/b.yaml"); // true
+ * assert.ok(globToRegExp("**\/*.instructions.md").test("docs/python.instructions.md"));
+ * assert.ok(globToRegExp("evals/{a,b}.yaml").test("evals/b.yaml"));
  * ```
  */
 export function globToRegExp(pattern: string): LinearRegex {
@@ -94,9 +96,10 @@ const cache = new Map<string, GlobMatcher>();
  *
  * @example
  * ```ts
- * matchGlob("case-*", "case-12"); // true (a simple glob: no engine needed)
+ * import assert from "node:assert/strict";
+ * assert.ok(matchGlob("case-*", "case-12")); // a simple glob: no engine needed
  * await loadGlobs(["src/**"]);
- * matchGlob("src/**", "src/a/b.ts"); // true
+ * assert.ok(matchGlob("src/**", "src/a/b.ts"));
  * ```
  */
 export function matchGlob(pattern: string, path: string): boolean {
@@ -114,9 +117,10 @@ export function matchGlob(pattern: string, path: string): boolean {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * await loadGlobs(["case-[0-9]*"]);
- * globProblem("case-[0-9]*"); // undefined
- * globProblem("[z-a]"); // "glob '[z-a]' is invalid: ..."
+ * assert.equal(globProblem("case-[0-9]*"), undefined);
+ * assert.match(globProblem("[z-a]") ?? "", /^glob '\[z-a\]' is invalid: /);
  * ```
  */
 export function globProblem(pattern: string): string | undefined {

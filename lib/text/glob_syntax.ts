@@ -10,8 +10,9 @@
  *
  * @example
  * ```ts
- * hasGlobSyntax("evals/*.yaml"); // true
- * hasGlobSyntax("evals/a.yaml"); // false
+ * import assert from "node:assert/strict";
+ * assert.equal(hasGlobSyntax("evals/*.yaml"), true);
+ * assert.equal(hasGlobSyntax("evals/a.yaml"), false);
  * ```
  */
 export function hasGlobSyntax(text: string): boolean {

@@ -23,8 +23,9 @@ let engine: typeof RE2JS | undefined;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * await loadLinearRegex();
- * compileLinearRegex("a+").test("caat"); // true
+ * assert.ok(compileLinearRegex("a+").test("caat"));
  * ```
  */
 export async function loadLinearRegex(): Promise<void> {
@@ -96,9 +97,10 @@ export class LinearRegexError extends Error {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * await loadLinearRegex();
- * compileLinearRegex("^(a+)+$").test("a".repeat(41) + "b"); // false, at once
- * compileLinearRegex("hello", "i").exec("Say HELLO")?.text; // "HELLO"
+ * assert.equal(compileLinearRegex("^(a+)+$").test("a".repeat(41) + "b"), false); // at once
+ * assert.equal(compileLinearRegex("hello", "i").exec("Say HELLO")?.text, "HELLO");
  * ```
  */
 export function compileLinearRegex(pattern: string, flags = ""): LinearRegex {
@@ -167,9 +169,10 @@ function checkFlagsAndFeatures(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * await loadLinearRegex();
- * linearRegexProblem("(a)\\1"); // "backreference '\\1' is not supported: ..."
- * linearRegexProblem("^\\d+$"); // undefined
+ * assert.match(linearRegexProblem("(a)\\1") ?? "", /^backreference '\\1' is not supported: /);
+ * assert.equal(linearRegexProblem("^\\d+$"), undefined);
  * ```
  */
 export function linearRegexProblem(pattern: string, flags = ""): string | undefined {

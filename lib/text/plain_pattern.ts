@@ -31,9 +31,11 @@ const MAX_COUNT = 100;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { isPlainPattern } from "./plain_pattern.ts";
- * isPlainPattern("^ticket \\d+\\b", "i"); // true
- * isPlainPattern("(a)\\1", ""); // false: a backreference is outside the subset
+ * assert.equal(isPlainPattern("^ticket \\d+\\b", "i"), true);
+ * // a backreference is outside the subset
+ * assert.equal(isPlainPattern("(a)\\1", ""), false);
  * ```
  */
 export function isPlainPattern(pattern: string, flags: string): boolean {

@@ -139,10 +139,11 @@ const VOCABULARY_WORD = /^(?=.{1,40}$)[a-z]+(?:[_-][a-z]+)*$/;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { isStructuralValue } from "./redact.ts";
- * isStructuralValue("role", "assistant"); // true
- * isStructuralValue("role", "sk-live-1234"); // false: redacted like any text
- * isStructuralValue("content", "assistant"); // false
+ * assert.equal(isStructuralValue("role", "assistant"), true);
+ * assert.equal(isStructuralValue("role", "sk-live-1234"), false); // redacted like any text
+ * assert.equal(isStructuralValue("content", "assistant"), false);
  * ```
  */
 export function isStructuralValue(key: string, value: unknown): boolean {
@@ -165,11 +166,13 @@ function spellings(secret: string): string[] {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { createRedactor } from "./redact.ts";
  * const redactor = createRedactor(["sk-test-SECRET-123", "ollama"]);
- * redactor.text("401 for key sk-test-SECRET-123"); // "401 for key ***"
- * redactor.text("Run ollama locally"); // unchanged: short secrets are not searched in text
- * redactor.text("Authorization: Bearer ollama"); // "Authorization: Bearer ***"
+ * assert.equal(redactor.text("401 for key sk-test-SECRET-123"), "401 for key ***");
+ * // short secrets are not searched in text, only after `Bearer` and the like
+ * assert.equal(redactor.text("Run ollama locally"), "Run ollama locally");
+ * assert.equal(redactor.text("Authorization: Bearer ollama"), "Authorization: Bearer ***");
  * ```
  */
 export function createRedactor(secrets: Iterable<string> = []): Redactor {
@@ -257,8 +260,12 @@ function walkList<T>(list: T[], each: (item: T) => T): T[] {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { redactText } from "./redact.ts";
- * redactText("401 for key sk-test-SECRET-123", ["sk-test-SECRET-123"]); // "401 for key ***"
+ * assert.equal(
+ *   redactText("401 for key sk-test-SECRET-123", ["sk-test-SECRET-123"]),
+ *   "401 for key ***",
+ * );
  * ```
  */
 export function redactText(text: string, secrets: readonly string[] = []): string {
@@ -272,8 +279,11 @@ export function redactText(text: string, secrets: readonly string[] = []): strin
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { redactValue } from "./redact.ts";
- * redactValue({ headers: { authorization: "Bearer x" } }); // { headers: { authorization: "***" } }
+ * assert.deepEqual(redactValue({ headers: { authorization: "Bearer x" } }), {
+ *   headers: { authorization: "***" },
+ * });
  * ```
  */
 export function redactValue<T>(value: T, secrets: readonly string[] = []): T {
@@ -305,9 +315,10 @@ const REFERENCE_ONLY = /^["']?\$\{\{\s*[A-Za-z_][A-Za-z0-9_]*\s*\}\}["']?\s*(?:#
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { redactSourceLine } from "./redact.ts";
- * redactSourceLine("    api_key: 12345678901"); // "    api_key: ***"
- * redactSourceLine("  - sk-live-123", { fromColumn: 5 }); // "  - ***"
+ * assert.equal(redactSourceLine("    api_key: 12345678901"), "    api_key: ***");
+ * assert.equal(redactSourceLine("  - sk-live-123", { fromColumn: 5 }), "  - ***");
  * ```
  */
 export function redactSourceLine(line: string, options: { fromColumn?: number } = {}): string {

@@ -11,9 +11,10 @@
  *
  * @example
  * ```ts
- * suggest("expected_outcom", ["expected_outcome", "input"]); // "expected_outcome"
- * suggest("--verbos", ["--verbose", "--json"]); // "--verbose"
- * suggest("zzz", ["input"]); // undefined
+ * import assert from "node:assert/strict";
+ * assert.equal(suggest("expected_outcom", ["expected_outcome", "input"]), "expected_outcome");
+ * assert.equal(suggest("--verbos", ["--verbose", "--json"]), "--verbose");
+ * assert.equal(suggest("zzz", ["input"]), undefined);
  * ```
  */
 export function suggest(word: string, candidates: readonly string[]): string | undefined {

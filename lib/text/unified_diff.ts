@@ -63,9 +63,12 @@ function middle(a: string[], b: string[]): Op[] {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { unifiedDiff } from "./unified_diff.ts";
- * unifiedDiff("a\nb\n", "a\nx\nb\n", "file.yaml");
- * // "--- a/file.yaml\n+++ b/file.yaml\n@@ -1,2 +1,3 @@\n a\n+x\n b\n"
+ * assert.equal(
+ *   unifiedDiff("a\nb\n", "a\nx\nb\n", "file.yaml"),
+ *   "--- a/file.yaml\n+++ b/file.yaml\n@@ -1,2 +1,3 @@\n a\n+x\n b\n",
+ * );
  * ```
  */
 export function unifiedDiff(before: string, after: string, name: string, context = 3): string {

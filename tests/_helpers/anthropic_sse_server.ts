@@ -45,8 +45,11 @@ export interface ScriptedUsage {
 
 /** A turn that streams text and tool calls. */
 export interface ScriptedReply {
-  /** Text before the tool calls (or the final answer); may depend on the request. */
-  text?: string | ((request: MessagesRequest) => string);
+  /**
+   * Text before the tool calls (or the final answer); may depend on the request (`undefined`:
+   * no text block).
+   */
+  text?: string | ((request: MessagesRequest) => string | undefined);
   /** Tool calls, in order; may depend on the request (e.g. a path a tool printed). */
   toolCalls?: ScriptedToolCall[] | ((request: MessagesRequest) => ScriptedToolCall[]);
   /** Usage of this turn (default 100 input, 20 output tokens). */

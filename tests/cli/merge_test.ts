@@ -153,7 +153,7 @@ Deno.test("agentv merge names the missing shard and the cases no shard ran (exit
     shardOf("shards", id, 3) === 1
   );
   assert.ok(lost.length > 0);
-  for (const id of lost) assert.match(err, new RegExp(`shards/${id} trial 0`));
+  for (const id of lost) assert.match(err, new RegExp(`shards/${id} \\[default\\] trial 0`));
   const record = await readRunRecord(runRecordPath(join(p.dir, "m.jsonl")));
   assert.equal(record.status, "failed");
   assert.match(record.error ?? "", /shard 1\/3 is missing/);

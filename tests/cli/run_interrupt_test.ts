@@ -1,17 +1,11 @@
 /**
- * CLI: interrupting `agentv run` (Ctrl-C in-process, SIGINT to the process). Both tests interrupt
- * on the `start <id>` lines `--verbose` prints when a case starts, never after a delay.
+ * CLI: interrupting `agentv run` in-process (the first Ctrl-C aborts the command's signal). The
+ * test interrupts on the `start <id>` lines `--verbose` prints when a case starts, never after a
+ * delay. SIGINT to a real process is tests/cli/run_process_test.ts.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import {
-  cli,
-  containsSuite,
-  mockTargets,
-  project,
-  rowsOf,
-  runUntilSignalled,
-} from "../_helpers/run_project.ts";
+import { cli, containsSuite, mockTargets, project, rowsOf } from "../_helpers/run_project.ts";
 
 /** Both cases' `start` lines (printed on the `case_started` event), in either order. */
 const BOTH_STARTED = /start c1\b[\s\S]*start c2\b|start c2\b[\s\S]*start c1\b/;
@@ -34,24 +28,4 @@ Deno.test("run: Ctrl-C records in-flight cases as interrupted, prints the summar
     assert.match(row.error ?? "", /interrupted/);
   }
   assert.match(r.out, /Summary|interrupted/i);
-});
-
-Deno.test("SIGINT to the CLI: partial summary, interrupted rows, exit 130", async () => {
-  await using p = await project({
-    ".agentv/targets.yaml": mockTargets("Paris", "    delay_ms: 600000\n"),
-    "evals/a.yaml": containsSuite("a", [["c1", "Paris"], ["c2", "Paris"]]),
-  });
-  const out = join(p.dir, "o.jsonl");
-  // Read stdout until both cases are in flight (their `start` lines), then send SIGINT.
-  const { signalled, stdout, stderr, status: { code } } = await runUntilSignalled(
-    ["run", "evals", "--verbose", "--out", out],
-    p.dir,
-    { when: (text) => BOTH_STARTED.test(text), signal: "SIGINT" },
-  );
-  assert.ok(signalled, `the cases never started:\n${stdout}\n${stderr}`);
-  assert.equal(code, 130, stderr);
-  assert.match(stdout, /Summary/);
-  const rows = await rowsOf(out);
-  assert.equal(rows.length, 2);
-  for (const row of rows) assert.match(row.error ?? "", /interrupted/);
 });

@@ -2,13 +2,11 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { runCli } from "../../lib/cli/app.ts";
 import { runCommand } from "../../lib/cli/run.ts";
-import { parseResults, readResults } from "../../lib/results/read_results.ts";
+import { readResults } from "../../lib/results/read_results.ts";
 import type { ResultRow } from "../../lib/schema/result.ts";
-import { createBufferIO, REPO_ROOT } from "./_buffer_io.ts";
+import { createBufferIO } from "./_buffer_io.ts";
 import { tempTree, type Tree } from "../_helpers/temp_tree.ts";
-import { runUntilKilled, runUntilSignalled } from "../_helpers/run_project.ts";
 
-const MAIN = join(REPO_ROOT, "main.ts");
 const commands = [runCommand];
 
 /** A temp repo: `.agentv/targets.yaml` plus the given files. */
@@ -168,88 +166,6 @@ Deno.test("agentv run --json prints only the JSON summary on stdout", async () =
   assert.match(err, /\[3\/3\]/); // progress went to stderr
 });
 
-// ---- real subprocesses of main.ts ----
-
-const PERMS = [
-  "--allow-read",
-  "--allow-write",
-  "--allow-env",
-  "--allow-net",
-  "--allow-run",
-  "--unstable-worker-options",
-];
-
-function spawnMain(args: string[], cwd: string, env: Record<string, string> = {}) {
-  return new Deno.Command(Deno.execPath(), {
-    args: ["run", ...PERMS, MAIN, ...args],
-    cwd,
-    env: { NO_COLOR: "1", ...env },
-    stdout: "piped",
-    stderr: "piped",
-  });
-}
-
-const manyCases = (n: number) =>
-  `dataset: slow\nevalcases:\n${
-    Array.from({ length: n }, (_, i) =>
-      `  - id: c${i}\n    expected_outcome: ok\n    input: q${i}\n    evaluators:\n      - type: contains\n        value: ok\n`)
-      .join("")
-  }`;
-
-Deno.test("agentv run: Ctrl-C aborts in-flight cases, records them interrupted, prints a summary, exits 130", async () => {
-  await using r = await repo({
-    ".agentv/targets.yaml":
-      "targets:\n  - name: default\n    provider: mock\n    response: ok\n    delay_ms: 30000\n",
-    "evals/slow.yaml": manyCases(6),
-  });
-  const out = join(r.dir, "r.jsonl");
-  // Interrupt once both workers' cases are in flight: `--verbose` prints `start <id>` on the
-  // `case_started` event. A 30 s delay: the run ending at all shows the calls were aborted.
-  const { signalled, stdout, stderr, status } = await runUntilSignalled(
-    ["run", "evals", "--workers", "2", "--verbose", "--out", out],
-    r.dir,
-    {
-      when: (text) => (text.match(/^start c\d/gm) ?? []).length >= 2,
-      signal: "SIGINT",
-      flags: PERMS,
-    },
-  );
-  assert.ok(signalled, stdout + stderr);
-  assert.equal(status.code, 130, stderr);
-  const { rows, partial_line } = await readResults(out);
-  assert.equal(partial_line, undefined);
-  assert.equal(rows.length, 2);
-  assert.ok(rows.every((x) => x.status === "error" && x.error === "interrupted"));
-  assert.match(stdout, /Interrupted/);
-  assert.match(stdout, /4 not started/);
-  assert.match(stdout, /Summary/);
-});
-
-Deno.test("agentv run: after kill -9 every written row is intact", async () => {
-  await using r = await repo({
-    ".agentv/targets.yaml":
-      "targets:\n  - name: default\n    provider: mock\n    response: ok\n    delay_ms: 40\n",
-    "evals/slow.yaml": manyCases(400),
-  });
-  const out = join(r.dir, "r.jsonl");
-  // A `[n/400]` progress line is printed after its row is written: kill after eight.
-  const { killed, progress } = await runUntilKilled(
-    ["run", "evals", "--workers", "4", "--out", out],
-    r.dir,
-    { rows: 8, flags: PERMS },
-  );
-  assert.ok(killed, progress);
-  const text = await Deno.readTextFile(out);
-  const { rows, bad_lines } = parseResults(text);
-  assert.ok(rows.length >= 8 && rows.length < 400);
-  assert.deepEqual(bad_lines, []);
-  for (const row of rows) assert.equal(row.status, "ok");
-  // A torn last line (if the kill hit mid-write) is skipped, never an error.
-  const torn = parseResults(text + '{"eval_id": "c9');
-  assert.equal(torn.rows.length, rows.length);
-  assert.equal(torn.partial_line, '{"eval_id": "c9');
-});
-
 Deno.test("agentv run never prints or writes a secret from ${{ }}, even with --verbose", async () => {
   const secret = "sk-test-SECRET-123";
   let n = 0;
@@ -272,14 +188,13 @@ Deno.test("agentv run never prints or writes a secret from ${{ }}, even with --v
       "evals/suite.yaml": SUITE,
     });
     const out = join(r.dir, "r.jsonl");
-    const result = await spawnMain(
+    const result = await cli(
       // --allow-run: ${{ OPENAI_API_KEY }} goes to a loopback server (the dataset's targets file).
       ["run", "evals", "--verbose", "--workers", "1", "--allow-run", "--out", out],
       r.dir,
       { OPENAI_API_KEY: secret },
-    ).output();
-    const stdout = new TextDecoder().decode(result.stdout);
-    const stderr = new TextDecoder().decode(result.stderr);
+    );
+    const { out: stdout, err: stderr } = result;
     const results = await Deno.readTextFile(out);
     assert.equal(result.code, 1, stderr);
     assert.ok(n >= 3, "the target was called");
@@ -325,11 +240,10 @@ Deno.test("CLI works with both formats", async () => {
     "evals/test.yaml": "dataset: both\n", // the JSONL's sidecar
     "evals/suite.yaml": yamlCases,
   });
-  const jsonl = await spawnMain(["run", "evals/test.jsonl", "--out", "jsonl.jsonl"], r.dir)
-    .output();
-  assert.equal(jsonl.code, 0, new TextDecoder().decode(jsonl.stderr));
-  const yaml = await spawnMain(["run", "evals/suite.yaml", "--out", "yaml.jsonl"], r.dir).output();
-  assert.equal(yaml.code, 0, new TextDecoder().decode(yaml.stderr));
+  const jsonl = await cli(["run", "evals/test.jsonl", "--out", "jsonl.jsonl"], r.dir);
+  assert.equal(jsonl.code, 0, jsonl.err);
+  const yaml = await cli(["run", "evals/suite.yaml", "--out", "yaml.jsonl"], r.dir);
+  assert.equal(yaml.code, 0, yaml.err);
   const fromJsonl = (await readResults(join(r.dir, "jsonl.jsonl"))).rows;
   const fromYaml = (await readResults(join(r.dir, "yaml.jsonl"))).rows;
   assert.equal(fromJsonl.length, 2);
@@ -337,60 +251,15 @@ Deno.test("CLI works with both formats", async () => {
     Object.fromEntries(rows.map((x) => [x.eval_id, comparable(x)]));
   assert.deepEqual(byId(fromJsonl), byId(fromYaml));
   assert.deepEqual(Object.keys(fromJsonl[0]), Object.keys(fromYaml[0]));
-  // The console output has the same shape too. Durations are real (a subprocess has no injected
-  // clock): they are blanked, and the "Slowest" list, ordered by them, is compared as a set.
-  const norm = (b: Uint8Array) =>
-    new TextDecoder().decode(b).replace(/\d+(\.\d+)?m?s\b/g, "<t>").replace(/\w+\.jsonl/g, "<f>")
+  // The console output has the same shape too. Durations are real (the clock is not injected):
+  // they are blanked, and the "Slowest" list, ordered by them, is compared as a set.
+  const norm = (text: string) =>
+    text.replace(/\d+(\.\d+)?m?s\b/g, "<t>").replace(/\w+\.jsonl/g, "<f>")
       .replace(/\[\d\/2\].*\n/g, "")
       .replace(
         /( {2}Slowest:\n)((?: {4,}.*\n)+)/,
         (_, head: string, body: string) =>
           head + body.trim().split("\n").map((l) => `    ${l.trim()}`).sort().join("\n") + "\n",
       );
-  assert.equal(norm(jsonl.stdout), norm(yaml.stdout));
-});
-
-Deno.test("the demo (deno task demo) runs end to end with no API key and exits 0", async () => {
-  const out = join(await Deno.makeTempDir(), "demo.jsonl");
-  try {
-    const result = await spawnMain(
-      ["run", "fixtures/demo/evals", "--allow-run", "--out", out],
-      REPO_ROOT,
-      {
-        OPENAI_API_KEY: "",
-      },
-    ).output();
-    const stdout = new TextDecoder().decode(result.stdout);
-    assert.equal(result.code, 0, stdout + new TextDecoder().decode(result.stderr));
-    assert.match(stdout, /Verdicts: +pass 7 +borderline 1 +fail 0/);
-    const { rows } = await readResults(out);
-    assert.equal(rows.length, 8);
-    const types = new Set(rows.flatMap((r) => r.evaluator_results.map((e) => e.type)));
-    assert.deepEqual([...types].sort(), [
-      "code_judge",
-      "contains",
-      "file_changes",
-      "is_json",
-      "regex",
-      "tool_trajectory",
-    ]);
-    assert.ok(rows.every((r) => r.status === "ok" && r.output_messages.length > 0));
-    // The coding agent's case ran in its own copy of the template; the row holds the changes.
-    const coding = rows.find((r) => r.eval_id === "fix-add")!;
-    assert.deepEqual(coding.workspace, {
-      ...(coding.workspace as object),
-      added: ["NOTES.md"],
-      modified: ["src/calc.ts"],
-      deleted: [],
-      path: null,
-    });
-    assert.equal(coding.score, 1);
-    assert.equal(
-      await Deno.readTextFile(join(REPO_ROOT, "fixtures/demo/workspaces/calc/src/calc.ts"))
-        .then((t) => t.includes("return a - b;")),
-      true,
-    );
-  } finally {
-    await Deno.remove(join(out, ".."), { recursive: true });
-  }
+  assert.equal(norm(jsonl.out), norm(yaml.out));
 });

@@ -1,8 +1,7 @@
 /** CLI: usage errors, help, version and colour rules. */
 import assert from "node:assert/strict";
-import { join } from "node:path";
 import { runCli } from "../../lib/cli/app.ts";
-import { createBufferIO, REPO_ROOT } from "./_buffer_io.ts";
+import { createBufferIO } from "./_buffer_io.ts";
 
 Deno.test("usage errors exit 2 with a suggestion; help and version exit 0", async () => {
   const run = async (args: string[]) => {
@@ -35,35 +34,6 @@ Deno.test("usage errors exit 2 with a suggestion; help and version exit 0", asyn
   const version = await run(["--version"]);
   assert.equal(version.code, 0);
   assert.match(version.out, /0\.1\.0/);
-});
-
-Deno.test("main.ts: no colours off a TTY or with NO_COLOR; exit codes", async () => {
-  const spawn = async (args: string[], env: Record<string, string> = {}) => {
-    const output = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", "--unstable-worker-options", join(REPO_ROOT, "main.ts"), ...args],
-      cwd: REPO_ROOT,
-      env,
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    const text = new TextDecoder();
-    return {
-      code: output.code,
-      all: text.decode(output.stdout) + text.decode(output.stderr),
-    };
-  };
-  const broken = await spawn(
-    ["validate", "fixtures/cli/project", "fixtures/cli/broken/evals/bad_weight.yaml"],
-    { NO_COLOR: "1", FORCE_COLOR: "1" },
-  );
-  assert.equal(broken.code, 1);
-  // deno-lint-ignore no-control-regex
-  assert.doesNotMatch(broken.all, /\x1b\[/);
-  assert.match(broken.all, /bad_weight\.yaml:8:17: error: .*weight must be >= 0/);
-  assert.match(broken.all, /1 of 5 files invalid \(1 error, 0 warnings\)/);
-  const usage = await spawn(["validate", "--nope"]);
-  assert.equal(usage.code, 2);
 });
 
 Deno.test("colours are used when the IO asks for them", async () => {

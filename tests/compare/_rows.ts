@@ -17,6 +17,16 @@ export interface RowSpec {
   evaluators?: Record<string, number | null>;
   /** Trial number (default 0). */
   trial?: number;
+  /** Target (default `mock`). */
+  target?: string;
+  /** `duration_ms` (default 1). */
+  ms?: number;
+  /** `trace_summary.cost_usd` (default: none). */
+  cost?: number;
+  /** `token_usage` (default none). */
+  tokens?: { input: number; output: number };
+  /** The answer (default `answer`). */
+  answer?: string;
 }
 
 function verdictOf(score: number): Verdict {
@@ -44,19 +54,25 @@ export function row(spec: RowSpec): ResultRow {
     eval_id: spec.id,
     dataset: spec.dataset ?? "ds",
     conversation_id: null,
-    target: "mock",
+    target: spec.target ?? "mock",
     status: spec.status ?? "ok",
     score: spec.score,
     verdict: spec.verdict ?? verdictOf(spec.score),
     hits: [],
     misses: [],
     reasoning: null,
-    candidate_answer: "answer",
+    candidate_answer: spec.answer ?? "answer",
     evaluator_results,
-    trace_summary: null,
+    trace_summary: spec.cost === undefined ? null : {
+      event_count: 0,
+      tool_names: [],
+      tool_calls_by_name: {},
+      error_count: 0,
+      cost_usd: spec.cost,
+    },
     output_messages: [],
-    token_usage: null,
-    duration_ms: 1,
+    token_usage: spec.tokens ?? null,
+    duration_ms: spec.ms ?? 1,
     attempts: 1,
     error: spec.status === "error" ? "boom" : null,
   } as ResultRow;

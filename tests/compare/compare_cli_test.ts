@@ -233,7 +233,15 @@ Deno.test("compare: unreadable rows are reported as file:line errors (exit 2)", 
 
 Deno.test("compare: usage errors exit 2 with a hint", async () => {
   const cases: [string[], RegExp][] = [
-    [["baseline-results.jsonl"], /takes two results files \(baseline, candidate\), got 1/],
+    [[], /agentv compare takes results files: one run of several targets, or several runs/],
+    [
+      ["baseline-results.jsonl"],
+      /Nothing to compare: baseline-results\.jsonl holds the rows of one target/,
+    ],
+    [
+      [...CORPUS, "--baseline", "candidate-results.json"],
+      /--baseline 'candidate-results\.json' names none of the compared targets; did you mean 'candidate-results\.jsonl'\?/,
+    ],
     [
       ["baseline-results.jsonl", "missing.jsonl"],
       /candidate results file 'missing\.jsonl' does not exist/,

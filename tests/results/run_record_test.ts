@@ -85,6 +85,7 @@ Deno.test("a run's record reads running while it runs, then finished with what r
     workers: 1,
     timeout_ms: 30_000,
     dry_run: false,
+    sandbox: null,
     threshold: 0.5,
     root: null,
     trials: null,
@@ -100,6 +101,14 @@ Deno.test("a run's record reads running while it runs, then finished with what r
     endpoint: server.url,
     judge_target: null,
     targets_file: join(p.dir, ".agentv", "targets.yaml"),
+    // The definition as resolved, its key redacted.
+    settings: {
+      name: "default",
+      provider: "openai",
+      base_url: server.url,
+      api_key: "***",
+      model: "gpt-test",
+    },
   }]);
   const evalFile = join(p.dir, "evals", "a.yaml");
   assert.deepEqual(record.datasets, [{

@@ -4,6 +4,7 @@ import { parseCliOutput } from "../../lib/targets/cli_output.ts";
 import { renderCommandTemplate } from "../../lib/targets/cli.ts";
 import { createTarget, resolveTarget } from "../../lib/targets/registry.ts";
 import { invokeWithRetry } from "../../lib/targets/retry.ts";
+import { manualTimer } from "../_helpers/manual_timer.ts";
 import { loadTargetsFile } from "../../lib/dataset/targets_file.ts";
 import { makeCase, makeRequest } from "./_request.ts";
 import { FIXTURES } from "./_request.ts";
@@ -185,22 +186,6 @@ Deno.test("the runner's attempt timeout and outer abort kill a CLI agent too", a
     retry_initial_delay_ms: 1,
   }, { env: {} });
   const { request: _r, attempt: _a, ...base } = { ...makeRequest(), request: undefined };
-  const error = await invokeWithRetry(target, base, {
-    timeoutMs: 200,
-    signal: new AbortController().signal,
-  }).then(() => undefined, (e) => e);
-  assert.equal(error.attempts, 2);
-  assert.match(error.message, /timed out after 0\.2s/);
-  const first = Number(await Deno.readTextFile(join(tmp, "pid")));
-  assert.ok(
-    await eventually(async () => !(await isAlive(first))),
-    "the grandchild survived the timeout",
-  );
-
-  // Abort once the agent is running: its script has written the grandchild's pid (the marker).
-  await Deno.remove(join(tmp, "pid"));
-  const controller = new AbortController();
-  const call = invokeWithRetry(target, base, { timeoutMs: 60_000, signal: controller.signal });
   const readPid = () => {
     try {
       return Deno.readTextFileSync(join(tmp, "pid")).trim();
@@ -208,6 +193,35 @@ Deno.test("the runner's attempt timeout and outer abort kill a CLI agent too", a
       return "";
     }
   };
+  // Each attempt's 200 ms pass once its agent runs: its script has written the grandchild's pid
+  // (the marker). Time is driven, so a slow start cannot time an attempt out before that.
+  const clock = manualTimer();
+  const timedOut = invokeWithRetry(target, base, {
+    timeoutMs: 200,
+    signal: new AbortController().signal,
+    timer: clock.timer,
+  }).then(() => undefined, (e) => e);
+  const grandchildren: number[] = [];
+  for (const attempt of [1, 2]) {
+    assert.ok(await eventually(() => /^\d+$/.test(readPid())), `attempt ${attempt} never started`);
+    grandchildren.push(Number(readPid()));
+    await Deno.remove(join(tmp, "pid"));
+    clock.elapse();
+  }
+  const error = await timedOut;
+  assert.equal(error.attempts, 2);
+  assert.match(error.message, /timed out after 0\.2s/);
+  assert.deepEqual(clock.armed.map((t) => [t.ms, t.fired]), [[200, true], [200, true]]);
+  for (const pid of grandchildren) {
+    assert.ok(
+      await eventually(async () => !(await isAlive(pid))),
+      "a grandchild survived the timeout",
+    );
+  }
+
+  // Abort once the agent is running: its script has written the grandchild's pid (the marker).
+  const controller = new AbortController();
+  const call = invokeWithRetry(target, base, { timeoutMs: 60_000, signal: controller.signal });
   assert.ok(await eventually(() => /^\d+$/.test(readPid())), "the agent never started");
   controller.abort();
   await assert.rejects(call, /Interrupted/);

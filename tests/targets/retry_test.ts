@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { createTarget } from "../../lib/targets/registry.ts";
 import { invokeWithRetry, retryDelay, type RetryInfo } from "../../lib/targets/retry.ts";
 import type { RetryPolicy, Target } from "../../lib/targets/types.ts";
+import { manualTimer } from "../_helpers/manual_timer.ts";
 import { type ProviderKind, startProviderServer, type Step } from "../_helpers/provider_servers.ts";
 import { makeRequest, SECRET } from "./_request.ts";
 
@@ -67,19 +68,26 @@ Deno.test("a hanging server is cut off by the per-attempt timeout and retried", 
     steps: [{ type: "hang" }, { type: "reply", text: "ok" }],
   });
   const { sleeps, sleep } = fakeSleep();
-  const { response, attempts } = await invokeWithRetry(
-    targetFor("openai", server.url),
-    baseRequest,
-    {
-      timeoutMs: 150,
-      signal: new AbortController().signal,
-      sleep,
-      random: () => 0,
-    },
-  );
+  const clock = manualTimer();
+  const call = invokeWithRetry(targetFor("openai", server.url), baseRequest, {
+    timeoutMs: 150,
+    signal: new AbortController().signal,
+    sleep,
+    random: () => 0,
+    timer: clock.timer,
+  });
+  // The first call hangs for good: once it has reached the server, its 150 ms pass. The second
+  // attempt's timer never fires, however slow the machine.
+  await server.waitForRequests(1);
+  clock.elapse();
+  const { response, attempts } = await call;
   assert.equal(attempts, 2);
   assert.equal(response.output_messages[0].content, "ok");
   assert.deepEqual(sleeps, [0]);
+  assert.deepEqual(clock.armed, [
+    { ms: 150, fired: true, disarmed: true },
+    { ms: 150, fired: false, disarmed: true },
+  ]);
 });
 
 Deno.test("timeouts on every attempt fail with the timeout message and the attempt count", async () => {

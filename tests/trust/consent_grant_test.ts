@@ -8,7 +8,8 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { evaluatorCommand } from "../../lib/dataset/dataset_commands.ts";
+import { evaluatorCommand, setupCommands } from "../../lib/dataset/dataset_commands.ts";
+import { runSetup } from "../../lib/run/workspace_repo.ts";
 import { evaluateCodeJudge } from "../../lib/scoring/code_judge.ts";
 import { evaluateComposite } from "../../lib/scoring/composite.ts";
 import { CommandPermit, ConsentGrant } from "../../lib/targets/consent.ts";
@@ -124,6 +125,28 @@ Deno.test("cli targets, their healthchecks and agent targets start nothing their
   }
 });
 
+Deno.test("a workspace_repo's setup commands start nothing their run's grant does not hold", async () => {
+  await using tree = await tempTree({});
+  const repo = {
+    url: "../repo",
+    commit: "a".repeat(40),
+    setup: [["sh", "-c", `touch ${tree.dir}/SETUP_RAN`]],
+  };
+  const another = ConsentGrant.none();
+  another.allow(setupCommands({ ...repo, commit: "b".repeat(40) }).map((c) => c.need));
+  for (const consent of [ConsentGrant.none(), another]) {
+    await assert.rejects(
+      runSetup(tree.dir, repo, { consent, timeoutMs: 10_000 }),
+      /Refused to start .*workspace_setup.*not among what was listed and allowed/,
+    );
+  }
+  assert.equal(await exists(join(tree.dir, "SETUP_RAN")), false);
+  const own = ConsentGrant.none();
+  own.allow(setupCommands(repo).map((c) => c.need));
+  await runSetup(tree.dir, repo, { consent: own, timeoutMs: 10_000 });
+  assert.equal(await exists(join(tree.dir, "SETUP_RAN")), true);
+});
+
 Deno.test("a target that sends ${{ VAR }} values calls no host its grant does not hold", async () => {
   await using server = startProviderServer("openai");
   await using tree = await tempTree({});
@@ -180,6 +203,7 @@ Deno.test("every process agentv starts goes through a permit", async () => {
   for (const list of Object.values(callers)) list.sort();
   assert.deepEqual(callers, {
     "new Deno.Command": [
+      "run/git.ts",
       "scoring/judge_host.ts",
       "scoring/script_process.ts",
       "targets/agent_cli.ts",
@@ -190,7 +214,7 @@ Deno.test("every process agentv starts goes through a permit", async () => {
       "targets/shell.ts",
     ],
     runShell: ["targets/cli.ts", "targets/shell.ts"],
-    runScript: ["scoring/judge_sandbox.ts", "scoring/script_process.ts"],
+    runScript: ["run/workspace_repo.ts", "scoring/judge_sandbox.ts", "scoring/script_process.ts"],
     runJudgeScript: [
       "scoring/code_judge.ts",
       "scoring/composite.ts",
@@ -225,6 +249,10 @@ Deno.test("every process agentv starts goes through a permit", async () => {
     await source("targets/agent_target.ts"),
     /openAgentSandbox\(agent\.sandbox, \[executable, \.\.\.args\]/,
   );
+  // `git` (the cache of a `workspace_repo`, checkouts, the files a diff compares with) is
+  // agentv's own too; a repository's setup commands run through `runScript` with a permit.
+  assert.match(await source("run/git.ts"), /new Deno\.Command\("git",/);
+  assert.match(await source("run/workspace_repo.ts"), /runScript\(permit,/);
   assert.match(await source("targets/cli.ts"), /permitOf\(context, "cli_target"\)\.template/);
   assert.match(await source("targets/cli.ts"), /permitOf\(context, "healthcheck"\)\.template/);
   assert.match(await source("targets/agent_target.ts"), /agent\.permit\(\)\.argv/);

@@ -3,7 +3,8 @@
  * the gate and the runner alike: a dataset holding every evaluator kind (code judges as a command
  * string, as argv, as a module; composite members at two depths; code aggregators by `path` and by
  * `script`) and a target of every provider kind (`cli` with a command and an HTTP healthcheck,
- * every agent CLI, every HTTP provider on a loopback server) is run twice. Refused, nothing starts and
+ * every agent CLI, every HTTP provider on a loopback server) and a case whose `workspace_repo` has
+ * a setup command is run twice. Refused, nothing starts and
  * no server is called. Allowed, a command starts exactly when it was listed and a server is called
  * exactly when its host was. The fixtures are typed by kind, so a new evaluator or provider kind
  * without one does not compile.
@@ -17,6 +18,7 @@ import { EVALUATOR_TYPES } from "../../lib/schema/evaluator.ts";
 import { RUNNABLE_PROVIDERS, type RunnableProvider } from "../../lib/schema/targets.ts";
 import { type ProviderServer, startProviderServer } from "../_helpers/provider_servers.ts";
 import { project } from "../_helpers/run_project.ts";
+import { commitFiles } from "../_helpers/git_repo.ts";
 
 const fixture = (rel: string) => fileURLToPath(new URL(`../../fixtures/${rel}`, import.meta.url));
 const SCORE = `echo '{"score": 1}'`;
@@ -138,6 +140,7 @@ async function everyKind() {
   };
   const p = await project({ "evals/judge.ts": "export default () => ({ score: 1 });\n" });
   const M = p.dir;
+  const [commit] = await commitFiles(join(M, "repo"), [{ "README.md": "a repository\n" }]);
   const byKind = evaluators(M);
   const allTargets = targets(M, servers);
   assert.deepEqual(Object.keys(byKind).sort(), [...EVALUATOR_TYPES].sort());
@@ -157,6 +160,16 @@ async function everyKind() {
       execution: { target: t.name },
       evaluators: [{ type: "contains", value: "hi" }],
     })),
+    {
+      id: "repo_setup",
+      expected_outcome: "says hi",
+      input: "hi",
+      execution: {
+        target: "mock",
+        workspace_repo: { url: "../repo", commit, setup: [["sh", "-c", `touch ${M}/M_setup`]] },
+      },
+      evaluators: [{ type: "contains", value: "hi" }],
+    },
   ];
   // JSON is YAML: the files are written as JSON so every value is quoted exactly.
   await Deno.writeTextFile(join(M, "evals/all.yaml"), JSON.stringify({ evalcases: cases }));
@@ -233,6 +246,7 @@ Deno.test("every evaluator and provider kind: refused, nothing starts and no ser
     "M_member",
     "M_opencode",
     "M_qwen",
+    "M_setup",
     "M_string",
   ]);
   const hosts = needs.filter((n) => n.kind === "env_host").map((n) => n.host).sort();

@@ -1,7 +1,8 @@
 /**
  * Browser code shared by the HTML pages: DOM helpers and the case view (input, expected outcome,
- * answer, evaluators with hits/misses/reasoning, the full trace with tool calls, and the files an
- * agent changed in its workspace with their diff). Plain JS kept
+ * answer, the integrity guard's findings with their evidence, evaluators with hits/misses/
+ * reasoning, the full trace with tool calls, and the files an agent changed in its workspace with
+ * their diff). Plain JS kept
  * as text (it runs in the page, not in Deno). Every value from the data reaches the DOM through
  * `textContent` or `setAttribute` of a fixed attribute name; no markup is ever parsed.
  *
@@ -174,6 +175,22 @@ function traceView(row) {
   messages.forEach((message, i) => box.append(messageView(message, i)));
   return box;
 }
+function integrityView(integrity) {
+  if (integrity === null || typeof integrity !== "object" || !integrity.status) return null;
+  const findings = Array.isArray(integrity.findings) ? integrity.findings : [];
+  const box = el("div", null, [badge(String(integrity.status))]);
+  if (findings.length === 0) {
+    box.append(el("p", { class: "muted", text: integrity.status === "skipped" ? "Not checked (integrity: off)" : "Nothing found" }));
+  }
+  for (const f of findings) {
+    const where = f && f.path !== undefined ? String(f.path) : f && isNum(f.step) ? "step " + f.step : "";
+    box.append(el("div", { class: "finding" }, [
+      el("h4", { text: String(f && f.kind) + (where ? " · " + where : "") }),
+      block(pretty(f && f.evidence), "finding-evidence"),
+    ]));
+  }
+  return box;
+}
 function caseView(row) {
   const tokens = row.token_usage && isNum(row.token_usage.input)
     ? row.token_usage.input + " in / " + row.token_usage.output + " out"
@@ -198,6 +215,8 @@ function caseView(row) {
   box.append(section("Input", valueBlock(row.input, "Input not recorded in the results file")));
   box.append(section("Expected outcome", valueBlock(row.expected_outcome, "Expected outcome not recorded in the results file")));
   box.append(section("Answer", block(typeof row.candidate_answer === "string" ? row.candidate_answer : pretty(row.candidate_answer)), "answer"));
+  const integrity = integrityView(row.integrity);
+  if (integrity) box.append(section("Integrity", integrity, "integrity-part"));
   const results = Array.isArray(row.evaluator_results) ? row.evaluator_results : [];
   if (results.length > 0) {
     box.append(section("Evaluators", el("div", null, results.map(evaluatorCard))));
@@ -219,6 +238,7 @@ function caseView(row) {
       if (Array.isArray(ws[kind]) && ws[kind].length) files.push(kind + ": " + ws[kind].map(String).join(", "));
     }
     box.append(section("Workspace changes", el("div", null, [
+      ws.repo && typeof ws.repo === "object" ? el("p", { class: "muted", text: "Checked out from " + String(ws.repo.url) + " at " + String(ws.repo.commit) }) : null,
       files.length ? el("p", { class: "muted", text: files.join("; ") }) : el("p", { class: "missing", text: "No file changed" }),
       ws.diff ? block(ws.diff, "workspace-diff") : null,
       ws.diff_truncated ? el("p", { class: "muted", text: "The diff was cut at its size cap" }) : null,

@@ -65,8 +65,8 @@ tr.empty td { color: var(--muted); text-align: center; padding: 24px; }
 .pager { display: flex; gap: 8px; align-items: center; margin: 10px 0; }
 .badge { display: inline-block; padding: 0 8px; border-radius: 10px; font-size: 12px;
   font-weight: 600; border: 1px solid currentColor; white-space: nowrap; }
-.b-pass, .b-win { color: var(--pass); }
-.b-fail, .b-loss { color: var(--fail); }
+.b-pass, .b-win, .b-clean { color: var(--pass); }
+.b-fail, .b-loss, .b-flagged { color: var(--fail); }
 .b-borderline { color: var(--border); }
 .b-error { color: var(--error); }
 .b-skipped, .b-unscored, .b-tie, .b-onlybaseline, .b-onlycandidate { color: var(--muted); }

@@ -114,6 +114,12 @@ Deno.test("the sandbox worker imports yaml and jsonc-parser only when a file nee
   assert.deepEqual(commonJs, [], `import them on first use instead:\n${commonJs.join("\n")}`);
 });
 
+Deno.test("the sandbox worker's static graph holds neither zod nor yaml: plain JSONL cases need neither", async () => {
+  const { modules } = await staticGraph("lib/dataset/load_worker.ts");
+  assert.deepEqual(modules.filter((s) => /npm:\/?(zod|yaml)@/.test(s)), []);
+  assert.ok(modules.some((s) => s.endsWith("lib/dataset/plain_case.ts")));
+});
+
 Deno.test("the targets check imports jsonc-parser only for a JSON or JSONC targets file", async () => {
   // The sandbox checks each case's target against the targets file (run does too, on its main
   // thread). Most targets files are YAML; jsonc-parser is CommonJS, ~30 ms to import when it is

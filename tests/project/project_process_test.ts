@@ -1,6 +1,7 @@
 /**
- * Project infrastructure: the compile task's permission flags are enough for the CLI, the package
- * is publishable (offline dry run), the public API's docs lint clean, `.ci/run` is sound.
+ * Project infrastructure, as processes: the compile task's permission flags are enough for the CLI,
+ * the public API's docs lint clean, `.ci/run` is sound. (Publishing is tests/project/
+ * jsr_publish_test.ts, in its own tier.)
  */
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
@@ -63,11 +64,6 @@ Deno.test("main.ts validates fixtures with exactly the compile task's permission
   const invalid = await deno(["run", ...flags, "main.ts", "validate", "fixtures/cli/broken"]);
   assert.equal(invalid.code, 1, invalid.stderr + invalid.stdout);
   assert.match(invalid.stdout, /^fixtures\/cli\/broken\/evals\/\S+:\d+:\d+: error: /m);
-});
-
-Deno.test("deno publish --dry-run passes (offline)", async () => {
-  const result = await deno(["publish", "--dry-run", "--allow-dirty"]);
-  assert.equal(result.code, 0, result.stderr + result.stdout);
 });
 
 Deno.test("deno doc --lint mod.ts is clean", async () => {

@@ -1,4 +1,8 @@
-/** Judged evaluators: `field_accuracy` exact numbers, the same under two time zones. */
+/**
+ * Judged evaluators: `field_accuracy` under time zones other than the machine's. A zone is set
+ * per process (`TZ`), so these run Deno processes: a probe that scores dates under two zones,
+ * and the CLI scoring the numbers fixture, the same under two zones.
+ */
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -74,3 +78,22 @@ Deno.test("field_accuracy: exact numbers, expected-missing skipped and noted, sa
     results[1]["dates-and-relative"].evaluator_results,
   );
 });
+
+for (const tz of ["America/New_York", "Asia/Tokyo"]) {
+  Deno.test(`field_accuracy dates compare as calendar dates under TZ=${tz}`, async () => {
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "--quiet", "--allow-env", `${FIXTURES}/tz_probe.ts`],
+      env: { TZ: tz },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+    const probe = JSON.parse(new TextDecoder().decode(out.stdout));
+    assert.equal(probe.tz, tz);
+    // The zone really is in effect (negative offset in New York, positive in Tokyo).
+    assert.equal(probe.offset, tz === "Asia/Tokyo" ? -540 : 300);
+    assert.equal(probe.outcome.score, 1, JSON.stringify(probe.outcome.misses));
+    assert.deepEqual(probe.outcome.misses, []);
+    assert.equal(probe.outcome.hits.length, 4);
+  });
+}

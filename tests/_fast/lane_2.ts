@@ -1,0 +1,4 @@
+/** Lane 2 of the fast tier: see lanes.ts. */
+import { runLane } from "./lanes.ts";
+
+await runLane(2);
