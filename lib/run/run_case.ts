@@ -249,7 +249,9 @@ async function runCaseIn(
       messages,
       guidelines,
       evalDir: runtime.evalDir,
+      root: runtime.root,
       ...(workspace !== undefined ? { cwd: workspace.path } : {}),
+      ...(workspace?.borrowed !== undefined ? { borrowed: workspace.borrowed } : {}),
       logPath: agentLogPath(runtime.root, runtime.runId, evalCase.id, runtime.trial, {
         ...(runtime.sharedCase ? { target: runtime.targetName } : {}),
       }),

@@ -16,6 +16,7 @@ import { AGENT_PROVIDERS } from "../schema/targets.ts";
 import type { WorkspaceChanges } from "../schema/workspace.ts";
 import type { Target } from "../targets/types.ts";
 import type { ConsentGrant } from "../targets/consent.ts";
+import type { SandboxPolicy } from "../targets/sandbox_policy.ts";
 import type { WorkspaceRepo } from "../schema/workspace_repo.ts";
 import { processBaseEnv } from "../targets/child_env.ts";
 import { diffWorkspace, snapshotWorkspace, type WorkspaceSnapshot } from "./workspace_diff.ts";
@@ -44,6 +45,8 @@ export interface CaseWorkspace {
   readonly template?: string;
   /** Whether the folder is kept after the case (`--keep-workspaces`). */
   readonly kept: boolean;
+  /** Folders it borrows from (a checkout's repository mirror): a sandboxed target reads them. */
+  readonly borrowed?: readonly string[];
   /** What changed since the workspace was prepared (call after the target finished). */
   changes(): Promise<WorkspaceChanges>;
   /** Deletes the folder unless kept; safe to call twice. */
@@ -82,6 +85,8 @@ export interface WorkspaceRequest {
   signal?: AbortSignal;
   /** A dry run: a repository is neither fetched nor checked out, nor set up (default false). */
   dryRun?: boolean;
+  /** The sandbox a repository's setup commands run in (the case's; absent: unsandboxed). */
+  setupSandbox?: SandboxPolicy;
 }
 
 /** Creates and removes the workspaces of one run. */
@@ -145,6 +150,7 @@ function repoOptions(request: WorkspaceRequest) {
     timeoutMs: request.timeoutMs ?? 120_000,
     ...(request.consent !== undefined ? { consent: request.consent } : {}),
     ...(request.signal !== undefined ? { signal: request.signal } : {}),
+    ...(request.setupSandbox !== undefined ? { sandbox: { policy: request.setupSandbox } } : {}),
   };
 }
 
@@ -368,6 +374,7 @@ export function createWorkspaceManager(options: WorkspaceManagerOptions): Worksp
         path,
         ...(template !== undefined ? { template } : {}),
         kept: keep,
+        ...(checkout !== undefined ? { borrowed: [checkout.mirror] } : {}),
         async changes() {
           const changes = await diffWorkspace(path, {
             ...(real !== undefined ? { before: real } : {}),

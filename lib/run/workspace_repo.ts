@@ -4,33 +4,22 @@
  * path of a local one) and fetched again only when the commit is missing. Each case then gets a
  * cheap checkout of its own: an empty repository that borrows the mirror's objects (git's
  * `alternates`, as `git clone --shared` does) with the commit checked out detached — no branch,
- * tag or remote of the mirror is visible in it. The setup commands run in the checkout, each
- * started from a permit of the run's consent (they are the dataset's commands), and the files as
- * they are after setup are what the agent's diff is compared with.
+ * tag or remote of the mirror is visible in it. The setup commands run in the checkout
+ * (`workspace_setup.ts`: the dataset's commands, in the case's sandbox), and the files as they
+ * are after setup are what the agent's diff is compared with.
  *
  * @module
  */
 import { basename, join } from "node:path";
-import { setupCommands } from "../dataset/dataset_commands.ts";
 import { type RepoLocation, repoLocation } from "../dataset/workspace_settings.ts";
 import { isInside } from "../fs/resolve.ts";
 import type { WorkspaceRepo } from "../schema/workspace_repo.ts";
-import { runScript, tail } from "../scoring/script_process.ts";
-import { childEnv, processBaseEnv } from "../targets/child_env.ts";
-import { ConsentGrant, ConsentNotGivenError } from "../targets/consent.ts";
+import { tail } from "../scoring/script_process.ts";
 import { type GitRun, gitText, runGit } from "./git.ts";
+import { RepoError, runSetup, type RunSetupOptions } from "./workspace_setup.ts";
 
 /** How long a clone or fetch of a repository may take: 10 minutes. */
 const FETCH_TIMEOUT_MS = 600_000;
-
-/** A repository checkout failed: the case becomes an error row with this message. */
-export class RepoError extends Error {
-  /** Creates the error. */
-  constructor(message: string) {
-    super(message);
-    this.name = "RepoError";
-  }
-}
 
 /** Where repositories are cached, and what git runs with. */
 export interface RepoCacheOptions {
@@ -217,63 +206,6 @@ export async function readFromTree(
   return run.code === 0 || run.cut ? run.stdout : undefined;
 }
 
-/** Options of {@link runSetup}. */
-export interface RunSetupOptions {
-  /** What the run's trust gate allowed (setup commands start only from its permits). */
-  consent?: ConsentGrant;
-  /** The run's environment (setup gets PATH, HOME, LANG, TMPDIR from it). */
-  env?: Readonly<Record<string, string>>;
-  /** Each command is killed after this many ms. */
-  timeoutMs: number;
-  /** Aborted when the run is interrupted. */
-  signal?: AbortSignal;
-}
-
-/**
- * Runs the setup commands of `repo` in the checkout at `path`, in order, each from a permit of the
- * run's consent (no shell; a scrubbed environment). The first that fails, or that the consent does
- * not hold, stops the case with a {@link RepoError} saying which and why.
- */
-export async function runSetup(
-  path: string,
-  repo: WorkspaceRepo,
-  options: RunSetupOptions,
-): Promise<void> {
-  for (const { need } of setupCommands(repo)) {
-    let permit;
-    try {
-      permit = (options.consent ?? ConsentGrant.everything()).permit(need);
-    } catch (e) {
-      if (e instanceof ConsentNotGivenError) throw new RepoError(e.message);
-      throw e;
-    }
-    const run = await runScript(permit, {
-      cwd: path,
-      stdin: "",
-      timeoutMs: options.timeoutMs,
-      ...(options.signal ? { signal: options.signal } : {}),
-      env: childEnv(options.env ?? processBaseEnv()),
-      clearEnv: true,
-    });
-    const shown = JSON.stringify(need.command.slice(0, 200));
-    if (run.aborted) throw new RepoError("interrupted");
-    if (run.spawnError !== undefined) {
-      throw new RepoError(`Setup command ${shown} could not start: ${run.spawnError}`);
-    }
-    if (run.timedOut || run.code !== 0) {
-      const how = run.timedOut
-        ? `timed out after ${options.timeoutMs}ms and was killed`
-        : `exited with code ${run.code}`;
-      const err = run.stderr.trim() || run.stdout.trim();
-      throw new RepoError(
-        `Setup command ${shown} of workspace_repo ${how}${
-          err === "" ? "" : `: ${tail(err, 2000)}`
-        }`,
-      );
-    }
-  }
-}
-
 /** A `workspace_repo` as a case or target names it, with the folder its `url` is relative to. */
 export interface RepoSpec {
   /** The settings as written. */
@@ -286,6 +218,8 @@ export interface RepoSpec {
 export interface RepoWorkspace {
   /** What the row records: the URL as written and the commit. */
   record: { url: string; commit: string };
+  /** The mirror the checkout borrows its objects from (`git` in the checkout reads it). */
+  mirror: string;
   /** The content of a file as it was after setup (what the agent's diff compares with). */
   readBefore(rel: string, maxBytes: number): Promise<Uint8Array | undefined>;
 }
@@ -351,10 +285,14 @@ export async function materialiseRepo(
   const mirror = await prepareMirror(source, cache);
   await checkoutCommit(path, mirror, source.commit, cache);
   const setup = spec.repo.setup ?? [];
-  if (setup.length > 0) await runSetup(path, spec.repo, options);
+  if (setup.length > 0) {
+    const sandbox = options.sandbox && { ...options.sandbox, mirror };
+    await runSetup(path, spec.repo, { ...options, ...(sandbox ? { sandbox } : {}) });
+  }
   const baseline = setup.length > 0 ? await writeBaselineTree(path, cache) : source.commit;
   return {
     record: { url: spec.repo.url, commit: source.commit },
+    mirror,
     readBefore: (rel, maxBytes) => readFromTree(path, baseline, rel, { ...cache, maxBytes }),
   };
 }

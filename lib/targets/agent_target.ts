@@ -267,8 +267,10 @@ async function openAgentSandbox(
     env,
     cwd,
     writable: [cwd, ...sandbox.stateDirs, ...unpacking],
-    readOnly: [...files, ...sandbox.readOnly, ...unpacked],
+    readOnly: [...files, ...sandbox.readOnly, ...unpacked, ...(request.borrowed ?? [])],
     homeFiles: sandbox.homeFiles,
+    // The dataset root holds what the agent must not see (hidden checks, expected answers).
+    ...(request.root !== undefined ? { hide: [request.root] } : {}),
     endpoints: sandbox.endpoints,
     ...(sandbox.tempDir !== undefined ? { tempDir: sandbox.tempDir } : {}),
   });

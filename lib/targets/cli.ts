@@ -183,6 +183,7 @@ export function createCliTarget(settings: CliSettings, context: ProviderContext)
   });
 
   return {
+    ...(sandbox !== undefined ? { sandbox } : {}),
     ...(settings.healthcheck
       ? {
         healthcheck: (signal: AbortSignal, options?: { evalDir?: string }) =>
@@ -220,7 +221,13 @@ export function createCliTarget(settings: CliSettings, context: ProviderContext)
       const recorded = { command: safe(command), cwd };
       const access = {
         writable: [request.cwd, outputDir].filter((p) => p !== undefined),
-        readOnly: [cwd, request.evalDir, context.targetsFileDir, ...files]
+        readOnly: [
+          cwd,
+          request.evalDir,
+          context.targetsFileDir,
+          ...files,
+          ...request.borrowed ?? [],
+        ]
           .filter((p) => p !== undefined),
       };
       try {

@@ -200,5 +200,8 @@ export function createCodexTarget(settings: CodexSettings, context: ProviderCont
     durationMs: (_trace, result) => result.durationMs,
     ...(sandbox !== undefined ? { sandbox } : {}),
   };
-  return { invoke: (request) => invokeAgent(agent, request) };
+  return {
+    invoke: (request) => invokeAgent(agent, request),
+    ...(sandbox !== undefined ? { sandbox: sandbox.policy } : {}),
+  };
 }

@@ -209,5 +209,9 @@ export function createCopilotCliTarget(
     durationMs: (trace, result) => trace.duration_ms ?? result.durationMs,
     ...(sandbox !== undefined ? { sandbox } : {}),
   };
-  return { secrets: ownSecrets, invoke: (request) => invokeAgent(agent, request) };
+  return {
+    secrets: ownSecrets,
+    invoke: (request) => invokeAgent(agent, request),
+    ...(sandbox !== undefined ? { sandbox: sandbox.policy } : {}),
+  };
 }

@@ -178,5 +178,9 @@ export function createGeminiCliTarget(
     durationMs: (trace, result) => trace.duration_ms ?? result.durationMs,
     ...(sandbox !== undefined ? { sandbox } : {}),
   };
-  return { secrets: ownSecrets, invoke: (request) => invokeAgent(agent, request) };
+  return {
+    secrets: ownSecrets,
+    invoke: (request) => invokeAgent(agent, request),
+    ...(sandbox !== undefined ? { sandbox: sandbox.policy } : {}),
+  };
 }

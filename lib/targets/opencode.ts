@@ -244,7 +244,11 @@ export function createOpencodeTarget(
     durationMs: (_trace, result) => result.durationMs,
     ...(sandbox !== undefined ? { sandbox } : {}),
   };
-  return { secrets: ownSecrets, invoke: (request) => invokeAgent(agent, request) };
+  return {
+    secrets: ownSecrets,
+    invoke: (request) => invokeAgent(agent, request),
+    ...(sandbox !== undefined ? { sandbox: sandbox.policy } : {}),
+  };
 }
 
 function asRecord(value: unknown): Record<string, unknown> {

@@ -37,7 +37,9 @@ export interface ProviderContext {
  * The provider-specific part of a {@link Target}; `secrets` adds values the provider holds
  * itself (e.g. an agent's API key passed on through its environment) to the target's secrets.
  */
-export type TargetCore = Pick<Target, "invoke" | "healthcheck"> & { secrets?: readonly string[] };
+export type TargetCore = Pick<Target, "invoke" | "healthcheck" | "sandbox"> & {
+  secrets?: readonly string[];
+};
 
 /**
  * The permit of `context` for its target's command of `kind` (see {@link ProviderContext.permit});

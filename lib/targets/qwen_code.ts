@@ -148,5 +148,9 @@ export function createQwenCodeTarget(
     durationMs: (trace, result) => trace.duration_ms ?? result.durationMs,
     ...(sandbox !== undefined ? { sandbox } : {}),
   };
-  return { secrets: ownSecrets, invoke: (request) => invokeAgent(agent, request) };
+  return {
+    secrets: ownSecrets,
+    invoke: (request) => invokeAgent(agent, request),
+    ...(sandbox !== undefined ? { sandbox: sandbox.policy } : {}),
+  };
 }

@@ -250,6 +250,7 @@ export function createTarget(definition: TargetDefinition, options: CreateTarget
       }
       : {}),
     ...(repo.workspaceRepo !== undefined ? { workspaceRepo: repo.workspaceRepo } : {}),
+    ...(core.sandbox !== undefined ? { sandbox: core.sandbox } : {}),
     ...(core.healthcheck
       ? {
         healthcheck: (signal: AbortSignal, options?: { evalDir?: string }) =>

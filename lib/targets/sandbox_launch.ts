@@ -1,10 +1,11 @@
 /**
  * Opens the sandbox of one process agentv starts for a case (an agent, a `cli` command, a code
- * judge): a private folder, the relay of its network (`sandbox_relay.ts`) and the command line
- * that starts the permitted argv inside `bwrap` or `docker`. What the process sees:
+ * judge, a `workspace_repo` setup command): a private folder, the relay of its network
+ * (`sandbox_relay.ts`) and the command line that starts the permitted argv inside `bwrap` or
+ * `docker`. What the process sees:
  *
- * - the system read-only; `/run` (sockets such as Docker's), the homes (`/home`, `/root`, `$HOME`)
- *   and `/var/tmp` hidden behind empty folders; a private, empty, writable `$HOME` (at the same
+ * - the system read-only; `/run` (sockets such as Docker's), the homes (`/home`, `/root`, `$HOME`),
+ *   `/var/tmp` and the folders the caller hides (an agent's dataset root) behind empty folders; a private, empty, writable `$HOME` (at the same
  *   path) and `/tmp` (`TMPDIR=/tmp`), both deleted with the sandbox; the files a CLI needs in its
  *   home to run headless written there first;
  * - writable: the case's workspace and the paths the caller and `writable` name; read-only: the
@@ -52,6 +53,11 @@ export interface SandboxRequest {
   endpoints?: readonly Endpoint[];
   /** Files written into the private home first (paths relative to it, without `..`). */
   homeFiles?: readonly { path: string; text: string }[];
+  /**
+   * Folders hidden besides the homes (an agent's dataset root); what the request binds inside
+   * one stays visible. A folder holding a system folder (`/usr`, `/etc`, …) is never hidden.
+   */
+  hide?: readonly string[];
   /** Folder of the private folder (default the OS temp folder). */
   tempDir?: string;
 }
@@ -239,6 +245,22 @@ async function seedHome(
   }
 }
 
+/** Folders a sandbox must keep: hiding a folder that holds one would break every program. */
+const SYSTEM_DIRS = ["/usr", "/bin", "/sbin", "/lib", "/lib64", "/etc", "/opt", "/nix", "/var"];
+
+/** The folders of `paths` that may be hidden: absolute, existing, holding no system folder. */
+function hideable(paths: readonly string[]): string[] {
+  return paths.filter((p) => isAbsolute(p)).map((p) => realPath(resolve(p)))
+    .filter((p) => p !== "/" && !SYSTEM_DIRS.some((s) => isInside(s, p)))
+    .filter((p) => {
+      try {
+        return Deno.statSync(p).isDirectory;
+      } catch {
+        return false;
+      }
+    });
+}
+
 /** The mounts, environment, relay routes and command prefix of one sandbox. */
 interface SandboxLayout {
   mounts: SandboxMount[];
@@ -248,7 +270,7 @@ interface SandboxLayout {
 }
 
 function sandboxLayout(policy: SandboxPolicy, request: SandboxRequest, dir: string): SandboxLayout {
-  const hidden = hiddenRoots(request.env);
+  const hidden = [...new Set([...hiddenRoots(request.env), ...hideable(request.hide ?? [])])];
   const env: Record<string, string> = { ...request.env, TMPDIR: "/tmp" };
   const home = request.env.HOME !== undefined && isAbsolute(request.env.HOME) &&
       resolve(request.env.HOME) !== "/"

@@ -204,6 +204,38 @@ Deno.test({
   },
 });
 
+Deno.test({
+  name:
+    "bubblewrap: a folder the caller hides is empty inside except what is bound in it; one holding a system folder is never hidden",
+  ignore: bubblewrap.ignore,
+  async fn() {
+    bubblewrap.require();
+    // Hidden areas are made from a visible folder: the system's own /usr/share (not a system
+    // folder itself), with one folder of it bound back.
+    const share = await Array.fromAsync(Deno.readDir("/usr/share"));
+    const kept = share.find((e) => e.isDirectory)!.name;
+    await using tree = await setting();
+    const request: SandboxRequest = {
+      argv: ["sh", "-c", `ls -A /usr/share | tr '\\n' ' '; echo; ls /usr/bin | wc -l`],
+      env: { PATH, HOME: tree.path("home") },
+      cwd: tree.path("workspace"),
+      writable: [tree.path("workspace")],
+      readOnly: [`/usr/share/${kept}`],
+      hide: ["/", "/usr", "/usr/share"],
+    };
+    const box = await openSandbox(policy("none"), request);
+    try {
+      const { code, out, err } = await run(box, request);
+      assert.equal(code, 0, err);
+      const [listed, programs] = out.trim().split("\n");
+      assert.equal(listed.trim(), kept, "only the folder bound back is in the hidden one");
+      assert.ok(Number(programs) > 0, "/ and /usr, which hold the system, stay visible");
+    } finally {
+      await box.close();
+    }
+  },
+});
+
 /** A self-signed certificate and key for `localhost` (made with `openssl`), in `dir`. */
 async function certificate(dir: string): Promise<{ cert: string; key: string; file: string }> {
   const file = `${dir}/cert.pem`;

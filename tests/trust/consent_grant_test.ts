@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { evaluatorCommand, setupCommands } from "../../lib/dataset/dataset_commands.ts";
-import { runSetup } from "../../lib/run/workspace_repo.ts";
+import { runSetup } from "../../lib/run/workspace_setup.ts";
 import { evaluateCodeJudge } from "../../lib/scoring/code_judge.ts";
 import { evaluateComposite } from "../../lib/scoring/composite.ts";
 import { CommandPermit, ConsentGrant } from "../../lib/targets/consent.ts";
@@ -214,7 +214,7 @@ Deno.test("every process agentv starts goes through a permit", async () => {
       "targets/shell.ts",
     ],
     runShell: ["targets/cli.ts", "targets/shell.ts"],
-    runScript: ["run/workspace_repo.ts", "scoring/judge_sandbox.ts", "scoring/script_process.ts"],
+    runScript: ["run/workspace_setup.ts", "scoring/judge_sandbox.ts", "scoring/script_process.ts"],
     runJudgeScript: [
       "scoring/code_judge.ts",
       "scoring/composite.ts",
@@ -252,7 +252,7 @@ Deno.test("every process agentv starts goes through a permit", async () => {
   // `git` (the cache of a `workspace_repo`, checkouts, the files a diff compares with) is
   // agentv's own too; a repository's setup commands run through `runScript` with a permit.
   assert.match(await source("run/git.ts"), /new Deno\.Command\("git",/);
-  assert.match(await source("run/workspace_repo.ts"), /runScript\(permit,/);
+  assert.match(await source("run/workspace_setup.ts"), /runScript\(permit,/);
   assert.match(await source("targets/cli.ts"), /permitOf\(context, "cli_target"\)\.template/);
   assert.match(await source("targets/cli.ts"), /permitOf\(context, "healthcheck"\)\.template/);
   assert.match(await source("targets/agent_target.ts"), /agent\.permit\(\)\.argv/);
