@@ -2,7 +2,8 @@
  * Writes the files generated from the code, so the committed copies are current (a test fails
  * while one is stale): the run option types (`lib/schema/run_spec_types.ts`), the run record's
  * JSON Schema (`schema/run.schema.json`), the eval file's and sidecar's JSON Schemas
- * (`schema/eval.schema.json`, `schema/sidecar.schema.json`) and the options table of the README.
+ * (`schema/eval.schema.json`, `schema/sidecar.schema.json`) and the generated tables of the docs
+ * (`tools/doc_tables.ts`: the run options, the exit codes, the commands).
  * Run it after changing a run option (`lib/schema/run_spec.ts`), the run record or the eval file
  * format:
  *
@@ -34,24 +35,23 @@ for (const [file, schema] of [["eval", evalFileJsonSchema()], ["sidecar", sideca
   );
 }
 
-const { OPTIONS_TABLE_MARKERS, runOptionsTable } = await import("../lib/schema/run_spec_docs.ts");
-const readme = await Deno.readTextFile(`${ROOT}README.md`);
-const start = readme.indexOf(OPTIONS_TABLE_MARKERS.start);
-const end = readme.indexOf(OPTIONS_TABLE_MARKERS.end);
-if (start === -1 || end < start) throw new Error("README.md has no run options table markers");
-await Deno.writeTextFile(
-  `${ROOT}README.md`,
-  readme.slice(0, start + OPTIONS_TABLE_MARKERS.start.length) + "\n\n" + runOptionsTable() +
-    "\n\n" + readme.slice(end),
-);
+const { GENERATED_TABLES, replaceTable } = await import("./doc_tables.ts");
+const files = [...new Set(GENERATED_TABLES.map((t) => t.file))];
+for (const file of files) {
+  let text = await Deno.readTextFile(`${ROOT}${file}`);
+  for (const table of GENERATED_TABLES.filter((t) => t.file === file)) {
+    text = replaceTable(text, table.markers, table.text());
+  }
+  await Deno.writeTextFile(`${ROOT}${file}`, text);
+}
 
 // Laid out as `deno fmt` lays them out.
 const fmt = await new Deno.Command(Deno.execPath(), {
-  args: ["fmt", "--quiet", "lib/schema/run_spec_types.ts", "README.md"],
+  args: ["fmt", "--quiet", "lib/schema/run_spec_types.ts", ...files],
   cwd: ROOT,
 }).output();
 if (fmt.code !== 0) throw new Error(new TextDecoder().decode(fmt.stderr));
 console.log(
-  "wrote lib/schema/run_spec_types.ts, schema/{run,eval,sidecar}.schema.json, README.md " +
-    "(options table)",
+  "wrote lib/schema/run_spec_types.ts, schema/{run,eval,sidecar}.schema.json and the tables of " +
+    files.join(", "),
 );

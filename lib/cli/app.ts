@@ -7,7 +7,7 @@
  */
 import denoJson from "../../deno.json" with { type: "json" };
 import { suggest } from "../text/suggest.ts";
-import type { Command, CommandInfo, CommandIO, LazyCommand } from "./command.ts";
+import type { Command, CommandInfo, CommandIO, LazyCommand, ParsedArgs } from "./command.ts";
 import { AgentvError, EXIT, UsageError } from "../errors/agentv_error.ts";
 import { COMMANDS } from "./commands.ts";
 import { formatCommandHelp, formatMainHelp, formatShortUsage } from "./help.ts";
@@ -47,40 +47,25 @@ export async function runCli(
   let command: Command | undefined;
   let discard = () => {};
   try {
-    const first = args[0];
-    if (first === undefined) {
-      throw new UsageError("No command given", "run 'agentv --help' to list the commands");
-    }
-    if (first === "--help" || first === "-h" || (first === "help" && args.length === 1)) {
+    const step = resolveCommandLine(args, commands);
+    if (step.kind === "help") {
       io.stdout(formatMainHelp(commands, VERSION));
       return 0;
     }
-    if (first === "--version" || first === "-V") {
+    if (step.kind === "version") {
       io.stdout(`agentv ${VERSION}\n`);
       return 0;
     }
-    if (first === "help") {
-      const found = findCommand(args.slice(1), commands);
-      io.stdout(formatCommandHelp(await loadCommand(found.command)));
+    if (step.kind === "command-help") {
+      io.stdout(formatCommandHelp(await loadCommand(step.command)));
       return 0;
     }
-    if (first.startsWith("-")) {
-      const guess = suggest(first, ["--help", "--version"]);
-      throw new UsageError(
-        `Unknown option '${first}'${guess ? `; did you mean '${guess}'?` : ""}`,
-        "options go after the command: agentv <command> [options]",
-      );
-    }
-    const found = findCommand(args, commands);
     // The dataset's sandbox worker starts while the command's modules are imported.
-    if ("prestart" in found.command) {
-      discard = found.command.prestart?.(args.slice(found.words), io.cwd) ?? discard;
+    if ("prestart" in step.command) {
+      discard = step.command.prestart?.(args.slice(step.words), io.cwd) ?? discard;
     }
-    command = await loadCommand(found.command);
-    const { parseCommandArgs } = await import("./args.ts");
-    const parsed = parseCommandArgs(args.slice(found.words), command.options, {
-      command: command.name,
-    });
+    command = await loadCommand(step.command);
+    const parsed = await parseArgsOf(command, args.slice(step.words));
     if (parsed.values.help === true) {
       io.stdout(formatCommandHelp(command));
       return 0;
@@ -92,6 +77,72 @@ export async function runCli(
   } finally {
     discard();
   }
+}
+
+/** What {@link parseCommandLine} makes of a command line. */
+export type ParsedCommandLine =
+  | { kind: "help" }
+  | { kind: "version" }
+  | { kind: "command"; command: Command; parsed: ParsedArgs };
+
+/**
+ * Parses a command line as {@link runCli} does, without running anything: finds the command
+ * (or `--help`, `--version`) and parses its arguments against the command's options. Throws the
+ * {@link UsageError} `runCli` would report (unknown command or option, a missing value). The
+ * docs' tests parse every `agentv …` line of the docs with it.
+ *
+ * @example
+ * ```ts
+ * const line = await parseCommandLine(["run", "evals/", "--workers", "8"]);
+ * // line.kind === "command", line.parsed.values.workers === "8"
+ * ```
+ */
+export async function parseCommandLine(
+  args: string[],
+  options: RunCliOptions = {},
+): Promise<ParsedCommandLine> {
+  const step = resolveCommandLine(args, options.commands ?? COMMANDS);
+  if (step.kind === "help" || step.kind === "version") return step;
+  const command = await loadCommand(step.command);
+  if (step.kind === "command-help") return { kind: "help" };
+  return { kind: "command", command, parsed: await parseArgsOf(command, args.slice(step.words)) };
+}
+
+/** What the first words of a command line ask for. */
+type CommandLineStep<C> =
+  | { kind: "help" }
+  | { kind: "version" }
+  | { kind: "command-help"; command: C; words: number }
+  | { kind: "command"; command: C; words: number };
+
+/** The first step of both {@link runCli} and {@link parseCommandLine}: what `args` ask for. */
+function resolveCommandLine<C extends CommandInfo>(
+  args: string[],
+  commands: readonly C[],
+): CommandLineStep<C> {
+  const first = args[0];
+  if (first === undefined) {
+    throw new UsageError("No command given", "run 'agentv --help' to list the commands");
+  }
+  if (first === "--help" || first === "-h" || (first === "help" && args.length === 1)) {
+    return { kind: "help" };
+  }
+  if (first === "--version" || first === "-V") return { kind: "version" };
+  if (first === "help") return { kind: "command-help", ...findCommand(args.slice(1), commands) };
+  if (first.startsWith("-")) {
+    const guess = suggest(first, ["--help", "--version"]);
+    throw new UsageError(
+      `Unknown option '${first}'${guess ? `; did you mean '${guess}'?` : ""}`,
+      "options go after the command: agentv <command> [options]",
+    );
+  }
+  return { kind: "command", ...findCommand(args, commands) };
+}
+
+/** A command's arguments parsed against its options (the parser is imported now). */
+async function parseArgsOf(command: Command, args: string[]): Promise<ParsedArgs> {
+  const { parseCommandArgs } = await import("./args.ts");
+  return parseCommandArgs(args, command.options, { command: command.name });
 }
 
 /** The command itself: a registry entry's module is imported now. */

@@ -105,7 +105,7 @@ export async function readLabelsArg(
       throw new UsageError(
         `The labels file '${displayPath(file, io.cwd)}' does not exist`,
         "label answers in agentv view, import them with agentv label import, or write one JSON " +
-          "label per line (see the README's Calibrating judges)",
+          "label per line (see docs/commands/calibrate.md)",
       );
     }
     return { found: false, file };

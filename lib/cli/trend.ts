@@ -180,7 +180,7 @@ async function run(args: ParsedArgs, io: CommandIO): Promise<number> {
   }
 }
 
-/** What `agentv trend --help` says of the test (the README says the same). */
+/** What `agentv trend --help` says of the test (docs/commands/view.md says the same). */
 export const TREND_DETAILS =
   `The drift gate tests whether the latest run of a series (a dataset on a target) is
 significantly worse than the --last N runs before it (the window), paired by case:

@@ -52,7 +52,7 @@ export type EvalFileLoader = (
  * The argument of {@link runEval}: the run options ({@link RunSpec}: `target`, `targetsFile`,
  * `judgeTarget`, `workers`, `timeoutMs`, `filter`, `shard`, `trials`, `trialsGate`, `budgetUsd`,
  * `cache`, `replay`, `cacheDir`, `out`, `threshold`, `dryRun`, `keepWorkspaces`, `root`, ...,
- * each named as the run record names it; see the README's table of `agentv run` options), each
+ * each named as the run record names it; see the table of `agentv run` options in docs/commands/run.md), each
  * settled by the one precedence rule (given, else the user's config narrowed by the datasets'
  * configs, else the default), plus what only a running process has.
  */

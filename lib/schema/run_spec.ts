@@ -4,9 +4,9 @@
  * value changes the run's results, and how the run record keeps it. Everything else is derived
  * from this table: the `run` command's parser and `--help` (`lib/cli/run_args.ts`), `runEval`'s
  * argument ({@link RunSpec}), the run record's `options` and its JSON Schema
- * (`run_spec_record.ts`), the checks of a resume, a rerun and a merge, the options table of the
- * README and the generated types (`run_spec_types.ts`, written by `tools/generate.ts`). The
- * combinations of options that are refused are in `run_spec_rules.ts`.
+ * (`run_spec_record.ts`), the checks of a resume, a rerun and a merge, the options table of
+ * `docs/commands/run.md` and the generated types (`run_spec_types.ts`, written by
+ * `tools/generate.ts`). The combinations of options that are refused are in `run_spec_rules.ts`.
  *
  * One precedence rule for every option (`settleRunSpec` in `lib/run/settle_spec.ts`): the value
  * given (a flag, or `runEval`'s argument; a resumed or rerun run's record counts as given), else
@@ -14,7 +14,7 @@
  * else the default.
  *
  * Adding an option: one entry here, its behaviour where it acts, then `deno run --allow-read
- * --allow-write --allow-run tools/generate.ts` (the types, `schema/run.schema.json` and the README
+ * --allow-write --allow-run tools/generate.ts` (the types, `schema/run.schema.json` and the docs
  * table; a test fails while they are stale).
  *
  * @module

@@ -1,9 +1,9 @@
 /**
  * What is generated from the run options of `run_spec.ts` as text: the TypeScript types of
  * `run_spec_types.ts` (public types must be written out for JSR, so they are generated, and
- * `run_spec.ts` checks them against the schemas) and the options table of the README. Both are
- * written by `tools/generate.ts`; `tests/project/generated_files_process_test.ts` (the types) and
- * `generated_files_test.ts` (the table) fail while one is stale.
+ * `run_spec.ts` checks them against the schemas) and the options table of `docs/commands/run.md`.
+ * Both are written by `tools/generate.ts`; `tests/project/generated_files_process_test.ts` (the
+ * types) and `generated_files_test.ts` (the table) fail while one is stale.
  *
  * @module
  */
@@ -11,7 +11,7 @@ import type { z } from "zod";
 import type { RunOptionDef } from "./run_option.ts";
 import { RUN_OPTION_ENTRIES } from "./run_spec.ts";
 
-/** The markers around the generated options table in the README. */
+/** The markers around the generated options table of docs/commands/run.md. */
 export const OPTIONS_TABLE_MARKERS = {
   start: "<!-- run-options:start (generated from lib/schema/run_spec.ts by tools/generate.ts) -->",
   end: "<!-- run-options:end -->",
@@ -139,7 +139,7 @@ function onResume(d: RunOptionDef): string {
 }
 
 /**
- * The options table of the README (between {@link OPTIONS_TABLE_MARKERS}).
+ * The options table of docs/commands/run.md (between {@link OPTIONS_TABLE_MARKERS}).
  *
  * @example
  * ```ts

@@ -1,5 +1,5 @@
 /**
- * The README's "Comparing targets: a model sweep" stays true: its targets file loads (each
+ * "Comparing targets: a model sweep" (docs/commands/compare.md) stays true: its targets file loads (each
  * `extends:` resolved, no diagnostic) and its commands run as written, end to end, offline (the
  * run with `--dry-run` added: no key is needed, every target is a mock).
  */
@@ -8,16 +8,16 @@ import { join } from "node:path";
 import { loadTargetsFile } from "../../lib/dataset/targets_file.ts";
 import { cli, containsSuite, project } from "../_helpers/run_project.ts";
 
-const readme = await Deno.readTextFile(new URL("../../README.md", import.meta.url));
-const section = readme.slice(
-  readme.indexOf("## Comparing targets: a model sweep"),
-  readme.indexOf("## Comparing runs"),
+const page = await Deno.readTextFile(new URL("../../docs/commands/compare.md", import.meta.url));
+const section = page.slice(
+  page.indexOf("## Comparing targets: a model sweep"),
+  page.indexOf("## Comparing runs"),
 );
 const yaml = /```yaml\n([\s\S]+?)```/.exec(section)?.[1] ?? "";
 const commands = (/```sh\n([\s\S]+?)```/.exec(section)?.[1] ?? "").trim().split("\n")
   .map((line) => line.replace(/\s+#.*$/, "").trim().split(/\s+/));
 
-Deno.test("the README's sweep targets file loads with each extends resolved", async () => {
+Deno.test("the docs' sweep targets file loads with each extends resolved", async () => {
   await using p = await project({ ".agentv/targets.yaml": yaml });
   const file = await loadTargetsFile(join(p.dir, ".agentv/targets.yaml"));
   assert.deepEqual(file.diagnostics, []);
@@ -32,7 +32,7 @@ Deno.test("the README's sweep targets file loads with each extends resolved", as
   assert.deepEqual([warm.model, warm.temperature], ["gpt-4o", 0.7]);
 });
 
-Deno.test("the README's sweep commands run as written (the run dry)", async () => {
+Deno.test("the docs' sweep commands run as written (the run dry)", async () => {
   assert.equal(commands.length, 4, section);
   await using p = await project({
     ".agentv/targets.yaml": yaml,

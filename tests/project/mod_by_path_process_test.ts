@@ -1,5 +1,5 @@
 /**
- * Using agentv as a library by path (a clone, not JSR), the two ways the README documents: a
+ * Using agentv as a library by path (a clone, not JSR), the two ways docs/library.md documents: a
  * project whose deno.json maps agentv and agentv's npm imports, or `--import-map` pointing at
  * agentv's deno.json. Each is a real `deno run` of a script outside the repository that runs a
  * dataset folder with `runEval`.
@@ -43,15 +43,15 @@ async function denoRun(cwd: string, args: string[]): Promise<{ code: number; log
 
 const MOD_URL = pathToFileURL(join(REPO_ROOT, "mod.ts")).href;
 
-Deno.test("mod.ts by path: the README's deno.json (agentv mapped, its npm imports copied) works", async () => {
+Deno.test("mod.ts by path: the docs' deno.json (agentv mapped, its npm imports copied) works", async () => {
   await using tree = await tempTree({ ...DATASET, "check.ts": script("@agentv/agentv") });
   // A relative path, as a project beside a clone of agentv would write it.
   const modPath = relative(tree.root, join(REPO_ROOT, "mod.ts")).replaceAll("\\", "/");
-  // The deno.json the README shows, with the path of this clone.
-  const readme = await Deno.readTextFile(join(REPO_ROOT, "README.md"));
+  // The deno.json docs/library.md shows, with the path of this clone.
+  const readme = await Deno.readTextFile(join(REPO_ROOT, "docs/library.md"));
   const block = [...readme.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => m[1]!)
     .find((text) => text.includes('"@agentv/agentv": "../agentv/mod.ts"'));
-  assert.ok(block, "the README shows a deno.json that maps @agentv/agentv by path");
+  assert.ok(block, "docs/library.md shows a deno.json that maps @agentv/agentv by path");
   const config = JSON.parse(block) as { imports: Record<string, string> };
   for (const [name, specifier] of Object.entries(config.imports)) {
     if (name === "@agentv/agentv") continue;

@@ -1,5 +1,5 @@
 /**
- * The README's sections on repo-backed tasks and the integrity guard stay true: their YAML loads,
+ * The sections on repo-backed tasks and the integrity guard (docs/coding-agents.md) stay true: their YAML loads,
  * the default test commands listed are the code's, the findings table names every kind, and every
  * word it says makes a sentence no claim does so.
  */
@@ -11,12 +11,10 @@ import { successClaim } from "../../lib/scoring/success_claims.ts";
 import { DEFAULT_TEST_COMMANDS } from "../../lib/scoring/test_commands.ts";
 import { tempTree } from "../_helpers/temp_tree.ts";
 
-const readme = await Deno.readTextFile(new URL("../../README.md", import.meta.url));
-const start = readme.indexOf("### Tasks backed by a repository");
-// Up to the next top-level section.
-const section = readme.slice(start, readme.indexOf("\n## ", start));
+const page = await Deno.readTextFile(new URL("../../docs/coding-agents.md", import.meta.url));
+const section = page.slice(page.indexOf("## Tasks backed by a repository"));
 
-Deno.test("the README's workspace_repo and integrity examples load without a problem", async () => {
+Deno.test("the docs' workspace_repo and integrity examples load without a problem", async () => {
   const blocks = [...section.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]);
   assert.equal(blocks.length, 2);
   const fragment = "evalcases:\n  - id: a\n    expected_outcome: x\n    input: x\n";
@@ -34,7 +32,7 @@ Deno.test("the README's workspace_repo and integrity examples load without a pro
   }
 });
 
-Deno.test("the README lists the default test commands and every finding kind", () => {
+Deno.test("the docs list the default test commands and every finding kind", () => {
   const listed = /<!-- test-commands:start -->([\s\S]*?)<!-- test-commands:end -->/.exec(section);
   assert.ok(listed, "the defaults are listed between markers");
   assert.deepEqual([...listed[1].matchAll(/`([^`]+)`/g)].map((m) => m[1]), DEFAULT_TEST_COMMANDS);
@@ -42,7 +40,7 @@ Deno.test("the README lists the default test commands and every finding kind", (
   assert.deepEqual(kinds, [...INTEGRITY_FINDING_KINDS]);
 });
 
-Deno.test("every word the README says makes a sentence no claim does so", () => {
+Deno.test("every word the docs say makes a sentence no claim does so", () => {
   const bullet = section.slice(section.indexOf("- **Claims.**"), section.indexOf("Not detected"));
   const words = bullet.slice(bullet.indexOf("`not`"), bullet.indexOf("is never a claim"));
   const examples: Record<string, string> = {

@@ -1,15 +1,15 @@
-/** Every key the README lists for a result row is on every row, `null` when it does not apply. */
+/** Every key docs/results.md lists for a result row is on every row, `null` when it does not apply. */
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { runEval } from "../../lib/run/run_eval.ts";
 import type { ResultRow } from "../../lib/schema/result.ts";
 import { project } from "../_helpers/run_project.ts";
 
-/** The keys README's results section lists ("Each row has `a`, `b` ... and `z`."). */
+/** The keys docs/results.md lists ("Each row has `a`, `b` ... and `z`."). */
 async function readmeRowKeys(): Promise<string[]> {
-  const readme = await Deno.readTextFile(new URL("../../README.md", import.meta.url));
+  const readme = await Deno.readTextFile(new URL("../../docs/results.md", import.meta.url));
   const sentence = readme.match(/Each row has ([\s\S]*?`error`)\./);
-  assert.ok(sentence, "README states the keys of a row");
+  assert.ok(sentence, "docs/results.md states the keys of a row");
   // Backticked words that are keys (not values such as `ok` or `pass` in parentheses).
   const withoutNotes = sentence[1].replace(/\([^)]*\)/g, "");
   return [...withoutNotes.matchAll(/`([a-z_]+)`/g)].map((m) => m[1]);
@@ -55,11 +55,11 @@ function assertEveryKey(rows: readonly Record<string, unknown>[], keys: readonly
   }
 }
 
-Deno.test("ok, error and blocked rows have every key the README lists, null where it does not apply", async () => {
+Deno.test("ok, error and blocked rows have every key the docs list, null where it does not apply", async () => {
   const keys = await readmeRowKeys();
   assert.ok(keys.length >= 20, keys.join(" "));
   for (const key of ["run_id", "trial", "conversation_id", "token_usage", "cached", "error"]) {
-    assert.ok(keys.includes(key), `README lists ${key}`);
+    assert.ok(keys.includes(key), `docs/results.md lists ${key}`);
   }
   await using p = await project(FILES);
   const out = join(p.dir, "r.jsonl");
@@ -109,7 +109,7 @@ Deno.test("ok, error and blocked rows have every key the README lists, null wher
   }
 });
 
-Deno.test("dry-run rows have every key the README lists", async () => {
+Deno.test("dry-run rows have every key the docs list", async () => {
   const keys = await readmeRowKeys();
   await using p = await project(FILES);
   const { rows } = await runEval({

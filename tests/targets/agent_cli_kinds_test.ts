@@ -18,7 +18,7 @@ import { bubblewrap } from "../_helpers/bubblewrap.ts";
 import { makeRequest } from "./_request.ts";
 
 const FIXTURES = fileURLToPath(new URL("../../fixtures/agents/", import.meta.url));
-const README = fileURLToPath(new URL("../../README.md", import.meta.url));
+const TARGET_DOCS = fileURLToPath(new URL("../../docs/targets/", import.meta.url));
 const KEY = "sk-agent-stub-SECRET-42";
 
 /** Records argv, stdin, cwd and environment, prints `$STUB_STREAM`, then exits `$STUB_EXIT`. */
@@ -305,13 +305,14 @@ const EXECUTABLES = {
   opencode: ["opencode", "run", "--format", "json"],
 } as const;
 
-Deno.test("the README's gemini-cli, qwen-code, copilot-cli and opencode examples are valid targets that start what the README says", async () => {
-  const readme = await Deno.readTextFile(README);
-  const blocks = [...readme.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]!)
+Deno.test("the docs' gemini-cli, qwen-code, copilot-cli and opencode examples are valid targets that start what the docs say", async () => {
+  const pages = await Promise.all(
+    Object.keys(EXECUTABLES).map((kind) => Deno.readTextFile(`${TARGET_DOCS}${kind}.md`)),
+  );
+  const blocks = pages.flatMap((page) => [...page.matchAll(/```yaml\n([\s\S]*?)```/g)])
+    .map((m) => m[1]!)
     .filter((b) => /provider: (gemini-cli|qwen-code|copilot-cli|opencode)$/m.test(b));
-  const examples = blocks.flatMap((b) =>
-    parse(b.replace(/^ {2}/gm, "")) as Record<string, unknown>[]
-  )
+  const examples = blocks.flatMap((b) => parse(b) as Record<string, unknown>[])
     .filter((t) => Object.hasOwn(EXECUTABLES, String(t.provider)));
   assert.deepEqual(examples.map((t) => t.provider).sort(), Object.keys(EXECUTABLES).sort());
   for (const example of examples) {

@@ -245,10 +245,9 @@ Deno.test("a bwrap that cannot make a sandbox here (user namespaces off) is no s
   );
 });
 
-Deno.test("the README's sandboxing example is a valid targets file", async () => {
+Deno.test("the sandboxing page's example is a valid targets file", async () => {
   const { parse } = await import("yaml");
-  const readme = await Deno.readTextFile(new URL("../../README.md", import.meta.url));
-  const section = readme.slice(readme.indexOf("## Sandboxing agents"));
+  const section = await Deno.readTextFile(new URL("../../docs/sandbox.md", import.meta.url));
   const block = /```yaml\n([\s\S]*?)```/.exec(section)?.[1];
   assert.ok(block, "the section shows a targets file");
   const { targets } = parse(block) as { targets: Record<string, unknown>[] };
