@@ -6,7 +6,9 @@
  * `alternates`, as `git clone --shared` does) with the commit checked out detached — no branch,
  * tag or remote of the mirror is visible in it. The setup commands run in the checkout
  * (`workspace_setup.ts`: the dataset's commands, in the case's sandbox), and the files as they
- * are after setup are what the agent's diff is compared with.
+ * are after setup are what the agent's diff is compared with. From then on agentv reads the
+ * checkout only through a bare repository of its own outside it ({@link privateRepo}), never
+ * through the checkout's `.git`, which setup and the agent may rewrite.
  *
  * @module
  */
@@ -164,41 +166,67 @@ export async function checkoutCommit(
 }
 
 /**
- * The tree of the checkout as it is now (tracked and untracked files; ignored ones are left out),
- * written without touching the workspace's index or HEAD: what the agent's diff is compared with
- * after setup commands changed files.
+ * Makes agentv's own repository for reading a checkout once dataset code ran in it (its setup
+ * commands, the agent): a bare repository at `gitDir`, outside the workspace, that borrows the
+ * mirror's objects. git then never reads the workspace's `.git`, whose config that code may have
+ * rewritten to make git run a command (a clean filter, an ssh command for a lazy fetch) outside
+ * the case's sandbox.
  */
-export async function writeBaselineTree(path: string, options: RepoCacheOptions): Promise<string> {
-  const index = join(path, ".git", "agentv-baseline.index");
-  await Deno.copyFile(join(path, ".git", "index"), index);
-  try {
-    const git = (args: string[]) =>
-      runGit(["-C", path, ...args], {
-        env: options.env,
-        extraEnv: { GIT_INDEX_FILE: index },
-        ...(options.signal ? { signal: options.signal } : {}),
-      });
-    const add = await git(["add", "--all"]);
-    if (add.code !== 0) throw failed("Could not record the workspace after setup", add);
-    const tree = await git(["write-tree"]);
-    if (tree.code !== 0) throw failed("Could not record the workspace after setup", tree);
-    return gitText(tree);
-  } finally {
-    await Deno.remove(index).catch(() => {});
-  }
+export async function privateRepo(
+  gitDir: string,
+  mirror: string,
+  options: RepoCacheOptions,
+): Promise<void> {
+  const init = await runGit(["init", "--quiet", "--bare", "--template=", "--", gitDir], {
+    env: options.env,
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  if (init.code !== 0) throw failed("Could not make agentv's repository of the workspace", init);
+  await Deno.mkdir(join(gitDir, "objects", "info"), { recursive: true });
+  await Deno.writeTextFile(
+    join(gitDir, "objects", "info", "alternates"),
+    `${join(mirror, "objects")}\n`,
+  );
 }
 
 /**
- * The content of `rel` in `treeish` of the checkout at `path`, or `undefined` when it is not there
- * (cut past `maxBytes`: the diff then names the file without its lines).
+ * The tree of the checkout at `path` as it is now (the commit's files, and the untracked ones
+ * that are not ignored), written through agentv's repository `gitDir` ({@link privateRepo}): what
+ * the agent's diff is compared with after setup commands changed files.
+ */
+export async function writeBaselineTree(
+  path: string,
+  gitDir: string,
+  commit: string,
+  options: RepoCacheOptions,
+): Promise<string> {
+  const git = (args: string[]) =>
+    runGit([`--git-dir=${gitDir}`, `--work-tree=${path}`, ...args], {
+      env: options.env,
+      extraEnv: { GIT_INDEX_FILE: join(gitDir, "baseline.index") },
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+  for (const step of [["read-tree", commit], ["add", "--all"]]) {
+    const run = await git(step);
+    if (run.code !== 0) throw failed("Could not record the workspace after setup", run);
+  }
+  const tree = await git(["write-tree"]);
+  if (tree.code !== 0) throw failed("Could not record the workspace after setup", tree);
+  return gitText(tree);
+}
+
+/**
+ * The content of `rel` in `treeish`, read through agentv's repository `gitDir`
+ * ({@link privateRepo}), or `undefined` when it is not there (cut past `maxBytes`: the diff then
+ * names the file without its lines).
  */
 export async function readFromTree(
-  path: string,
+  gitDir: string,
   treeish: string,
   rel: string,
   options: RepoCacheOptions & { maxBytes: number },
 ): Promise<Uint8Array | undefined> {
-  const run = await runGit(["-C", path, "cat-file", "blob", `${treeish}:${rel}`], {
+  const run = await runGit([`--git-dir=${gitDir}`, "cat-file", "blob", `${treeish}:${rel}`], {
     env: options.env,
     maxOutputBytes: options.maxBytes + 1,
     ...(options.signal ? { signal: options.signal } : {}),
@@ -230,6 +258,11 @@ export interface MaterialiseRepoOptions extends Omit<RunSetupOptions, "env"> {
   root: string;
   /** The run's environment (git and the setup commands take their variables from it). */
   env: Readonly<Record<string, string>>;
+  /**
+   * An empty or missing folder outside the workspace for agentv's own repository of it
+   * ({@link privateRepo}); the caller removes it with the workspace.
+   */
+  gitDir: string;
 }
 
 /** The checked location of a repository: a local one by its real path, inside the root. */
@@ -284,15 +317,19 @@ export async function materialiseRepo(
   };
   const mirror = await prepareMirror(source, cache);
   await checkoutCommit(path, mirror, source.commit, cache);
+  await privateRepo(options.gitDir, mirror, cache);
   const setup = spec.repo.setup ?? [];
   if (setup.length > 0) {
     const sandbox = options.sandbox && { ...options.sandbox, mirror };
     await runSetup(path, spec.repo, { ...options, ...(sandbox ? { sandbox } : {}) });
   }
-  const baseline = setup.length > 0 ? await writeBaselineTree(path, cache) : source.commit;
+  const baseline = setup.length > 0
+    ? await writeBaselineTree(path, options.gitDir, source.commit, cache)
+    : source.commit;
   return {
     record: { url: spec.repo.url, commit: source.commit },
     mirror,
-    readBefore: (rel, maxBytes) => readFromTree(path, baseline, rel, { ...cache, maxBytes }),
+    readBefore: (rel, maxBytes) =>
+      readFromTree(options.gitDir, baseline, rel, { ...cache, maxBytes }),
   };
 }

@@ -160,3 +160,64 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name:
+    "what setup and the agent write into the checkout's .git never makes agentv's own git run a command outside the sandbox (a clean filter, an ssh command for a lazy fetch)",
+  ignore: bubblewrap.ignore,
+  async fn() {
+    bubblewrap.require();
+    const { tree, commit } = await dataset();
+    await using _ = tree;
+    const filtered = tree.path("filter-ran");
+    const fetched = tree.path("ssh-ran");
+    // Setup defines a clean filter on every file: agentv records the baseline after setup.
+    const setup = `git config filter.x.clean "touch '${filtered}'; cat" && ` +
+      `echo '* filter=x' > .gitattributes`;
+    const evalFile = tree.path("evals/fix.yaml");
+    const text = await Deno.readTextFile(evalFile);
+    await Deno.writeTextFile(
+      evalFile,
+      text.replace(/setup: .*\n/, `setup: [[sh, -c, ${JSON.stringify(setup)}]]\n`),
+    );
+    // The agent makes its repository a partial clone whose objects are gone: reading the
+    // baseline of calc.sh there would fetch them through an ssh command of its choosing.
+    const bin = tree.path("bin");
+    await Deno.mkdir(bin);
+    const executable = await scriptedCodex(bin, {
+      steps: [
+        [
+          "git config core.repositoryformatversion 1",
+          "git config extensions.partialClone origin",
+          "git config remote.origin.url ssh://example.invalid/x",
+          "git config remote.origin.promisor true",
+          `git config core.sshCommand "touch '${fetched}'; false"`,
+          ": > .git/objects/info/alternates",
+          "echo 2 > calc.sh",
+        ].join(" && "),
+      ],
+      answer: "Done.",
+    });
+    await Deno.mkdir(tree.path(".agentv"));
+    await Deno.writeTextFile(
+      tree.path(".agentv/targets.yaml"),
+      `targets:\n  - name: default\n    provider: codex\n    executable: ${executable}\n`,
+    );
+    const { rows } = await runEval({
+      files: [tree.path("evals")],
+      cwd: tree.root,
+      env: { PATH, HOME: tree.path("home") },
+      allowRun: true,
+    });
+    const row = rows[0]!;
+    assert.equal(row.status, "ok", row.error ?? "");
+    assert.equal(calls(row)[0]?.status, "ok", String(calls(row)[0]?.output));
+    await assert.rejects(Deno.stat(filtered), Deno.errors.NotFound, "the clean filter ran");
+    await assert.rejects(Deno.stat(fetched), Deno.errors.NotFound, "the ssh command ran");
+    // The diff still compares with the commit as set up.
+    const changes = row.workspace as { modified: string[]; diff: string; repo: unknown };
+    assert.deepEqual(changes.repo, { url: "../repo", commit });
+    assert.deepEqual(changes.modified, ["calc.sh"]);
+    assert.match(changes.diff, /^-echo 1$/m);
+  },
+});
