@@ -68,6 +68,7 @@ async function main(): Promise<number> {
     stdout: writer(Deno.stdout),
     stderr: writer(Deno.stderr),
     isTTY,
+    stderrIsTTY: Deno.stderr.isTerminal(),
     color: isTTY && (noColor === undefined || noColor === ""),
     env: readEnv,
     envAll: readEnvAll,

@@ -197,7 +197,10 @@ export async function benchCli(options: CliBenchOptions = {}): Promise<BenchRow[
     await Deno.mkdir(join(ctx.data, ".agentv"));
     await Deno.writeTextFile(
       join(ctx.data, ".agentv", "targets.yaml"),
-      "targets:\n  - name: default\n    provider: mock\n  - name: azure_base\n    provider: mock\n",
+      // Judged cases (the default llm_judge, rubrics) need a judge for validate to pass them.
+      "targets:\n  - name: default\n    provider: mock\n    judge_target: judge\n" +
+        "  - name: azure_base\n    provider: mock\n    judge_target: judge\n" +
+        "  - name: judge\n    provider: mock\n    judge: true\n",
     );
     if (only.has("start")) await benchStart(ctx);
     if (only.has("small")) await benchSmallValidate(ctx);

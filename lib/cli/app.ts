@@ -121,10 +121,11 @@ function resolveCommandLine<C extends CommandInfo>(
   commands: readonly C[],
 ): CommandLineStep<C> {
   const first = args[0];
-  if (first === undefined) {
-    throw new UsageError("No command given", "run 'agentv --help' to list the commands");
-  }
-  if (first === "--help" || first === "-h" || (first === "help" && args.length === 1)) {
+  // `agentv` alone prints the help, as `--help` does.
+  if (
+    first === undefined || first === "--help" || first === "-h" ||
+    (first === "help" && args.length === 1)
+  ) {
     return { kind: "help" };
   }
   if (first === "--version" || first === "-V") return { kind: "version" };

@@ -13,6 +13,11 @@ export interface CommandIO {
   stderr(text: string): void;
   /** Whether stdout is a terminal (live progress lines, colours). */
   isTTY: boolean;
+  /**
+   * Whether stderr is a terminal (default false): when stdout is not one (redirected to a file,
+   * or carrying `--json`), `agentv run`'s live progress line goes there.
+   */
+  stderrIsTTY?: boolean;
   /** Whether colours are allowed (TTY and no `NO_COLOR`). */
   color: boolean;
   /** Reads an environment variable. */

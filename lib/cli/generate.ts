@@ -164,7 +164,8 @@ async function run(args: ParsedArgs, io: CommandIO): Promise<number> {
       timeoutMs: Math.round(timeout * 1000),
       evalDir: dirname(file),
     });
-    if (judgeName === targetName && override === undefined) {
+    // Only a fallback is worth a note: a target whose judge_target names itself chose it.
+    if (override === undefined && definition?.judge_target === undefined) {
       io.stderr(`Note: target '${targetName}' has no judge_target; using it to write rubrics\n`);
     }
   } catch (error) {
@@ -184,15 +185,10 @@ async function run(args: ParsedArgs, io: CommandIO): Promise<number> {
     throw new UsageError((error as Error).message);
   }
   if (dryRun && result.diff) io.stdout(result.diff);
-  const n = result.updated.length;
-  if (n > 0) {
-    say(`${dryRun ? "Would update" : "Updated"} ${n} eval case(s) with generated rubrics\n`);
-  } else {
-    say("No eval cases updated (all already have rubrics or missing expected_outcome)\n");
-  }
+  say(outcomeLine(result, dryRun));
   if (result.skipped.length > 0) {
     say(
-      `Skipped ${result.skipped.length} eval case(s): ${
+      `Skipped ${result.skipped.length} eval case${result.skipped.length === 1 ? "" : "s"}: ${
         result.skipped.map((s) => `${s.id} (${s.reason})`).join(", ")
       }\n`,
     );
@@ -200,6 +196,26 @@ async function run(args: ParsedArgs, io: CommandIO): Promise<number> {
   for (const f of result.failed) io.stderr(`Error: ${f.id}: ${f.error}\n`);
   if (io.signal.aborted) return 130;
   return result.failed.length > 0 ? 1 : 0;
+}
+
+/** What was done, in one line: updated cases, and whether the judge failed or nothing was due. */
+function outcomeLine(
+  result: { updated: readonly string[]; skipped: readonly unknown[]; failed: readonly unknown[] },
+  dryRun: boolean,
+): string {
+  const n = result.updated.length;
+  const failed = result.failed.length;
+  const cases = (k: number) => `${k} eval case${k === 1 ? "" : "s"}`;
+  if (n > 0) {
+    const also = failed > 0 ? `; the judge failed for ${cases(failed)} (below)` : "";
+    return `${dryRun ? "Would update" : "Updated"} ${cases(n)} with generated rubrics${also}\n`;
+  }
+  if (failed > 0) {
+    return `No eval case updated: the judge failed for ${
+      failed === 1 ? "the one case" : `all ${failed} cases`
+    } that needed rubrics (errors below)\n`;
+  }
+  return "No eval case updated (all already have rubrics or lack an expected_outcome)\n";
 }
 
 /**

@@ -41,7 +41,7 @@ export function formatMainHelp(commands: readonly CommandInfo[], version: string
     "      --version  Print the version",
     "",
     "Exit codes: 0 ok; 1 ran and failed or invalid files; 2 usage, config or dataset error;",
-    "130 interrupted.",
+    "130 interrupted; 70 internal error in agentv (a bug: please report it with its stack trace).",
     "",
   ].join("\n");
 }

@@ -1,11 +1,13 @@
 /**
  * The files `agentv init` writes: a targets file whose `default` target is a mock (so the example
- * evals pass at once, without a key) with commented real targets, the config file, `.env.example`,
- * an example eval file and a GitHub Actions workflow that runs the evals and keeps the reports.
+ * evals pass at once, without a key) with a mock judge and commented real targets, the config
+ * file, the eval file's JSON Schema (for editors, offline), `.env.example`, an example eval file
+ * and a GitHub Actions workflow that runs the evals and keeps the reports; and what it adds to the
+ * project's `.gitignore`.
  *
  * @module
  */
-import { EVAL_SCHEMA_ID } from "../schema/json_schema.ts";
+import { evalFileJsonSchema } from "../schema/json_schema.ts";
 
 /** One file `agentv init` writes. */
 export interface InitFile {
@@ -19,28 +21,49 @@ export interface InitFile {
 export interface InitFilesOptions {
   /** The agentv version the workflow installs (e.g. `0.1.0`). */
   version: string;
+  /**
+   * The project folder relative to the repository root, with `/` separators (default `""`: the
+   * project is the repository root). GitHub runs workflows only from the repository root's
+   * `.github/workflows/`: the workflow goes there and runs its steps in this folder.
+   */
+  projectDir?: string;
 }
 
 /** Where the workflow writes results and reports, relative to the project folder. */
 export const INIT_RESULTS_DIR = ".agentv/results";
 
+/** What `agentv init` keeps out of git, one per line of the project's `.gitignore`. */
+export const INIT_GITIGNORE: readonly string[] = [".env", ".agentv/results/", ".agentv/cache/"];
+
+/** Where the eval file's schema is written, relative to the project folder. */
+export const INIT_SCHEMA_PATH = ".agentv/eval.schema.json";
+
 /**
- * The files of a new agentv project, in the order they are written.
+ * The files of a new agentv project, in the order they are written, with paths relative to the
+ * repository root (the project's files under `projectDir`, the workflow in `.github/workflows/`).
+ * The project's `.gitignore` is not among them: `agentv init` adds {@link INIT_GITIGNORE} to it.
  *
  * @example
  * ```ts
  * import { initFiles } from "./init_templates.ts";
- * const files = initFiles({ version: "0.1.0" });
- * console.log(files.map((f) => f.path).includes("evals/example.yaml")); // true
+ * const files = initFiles({ version: "0.1.0", projectDir: "evals-project" });
+ * console.log(files.map((f) => f.path).includes("evals-project/evals/example.yaml")); // true
+ * console.log(files.map((f) => f.path).includes(".github/workflows/agentv.yml")); // true
  * ```
  */
 export function initFiles(options: InitFilesOptions): InitFile[] {
+  const dir = (options.projectDir ?? "").replace(/\/+$/, "");
+  const inProject = (path: string) => dir === "" ? path : `${dir}/${path}`;
   return [
-    { path: ".agentv/targets.yaml", text: TARGETS_YAML },
-    { path: ".agentv/config.yaml", text: CONFIG_YAML },
-    { path: ".env.example", text: ENV_EXAMPLE },
-    { path: "evals/example.yaml", text: exampleEvals() },
-    { path: ".github/workflows/agentv.yml", text: workflow(options.version) },
+    { path: inProject(".agentv/targets.yaml"), text: TARGETS_YAML },
+    { path: inProject(".agentv/config.yaml"), text: CONFIG_YAML },
+    {
+      path: inProject(INIT_SCHEMA_PATH),
+      text: JSON.stringify(evalFileJsonSchema(), null, 2) + "\n",
+    },
+    { path: inProject(".env.example"), text: ENV_EXAMPLE },
+    { path: inProject("evals/example.yaml"), text: exampleEvals() },
+    { path: ".github/workflows/agentv.yml", text: workflow(options.version, dir) },
   ];
 }
 
@@ -62,15 +85,12 @@ targets:
         output: Paris is the capital and largest city of France.
     judge_target: mock_judge # grades the llm_judge and rubric evaluators of its cases
 
-  # A mock judge that always gives full marks. A real judge model must reply with this JSON
-  # (score between 0 and 1); rubric evaluators ask for {checks: [{id, satisfied, reasoning}]}.
+  # A mock judge that passes every answer: it replies to each judge request in the shape asked
+  # for (a score for llm_judge, rubric checks, generated rubrics). Use a real model as the
+  # judge_target of a real target; it must reply with that JSON (README: "What a judge must reply").
   - name: mock_judge
     provider: mock
-    response:
-      score: 1
-      hits: [Names Paris]
-      misses: []
-      reasoning: The mock judge passes every answer; use a real model as judge_target.
+    judge: true
 
   # - name: openai
   #   provider: openai
@@ -130,7 +150,8 @@ GEMINI_API_KEY=
 `;
 
 function exampleEvals(): string {
-  return `# yaml-language-server: $schema=${EVAL_SCHEMA_ID}
+  // The schema agentv init wrote beside the targets (an editor reads it offline).
+  return `# yaml-language-server: $schema=../${INIT_SCHEMA_PATH}
 # Example eval cases. They pass against the mock \`default\` target of ../.agentv/targets.yaml;
 # point them at a real target and adjust them to your app. Check: agentv validate evals/
 description: Example evals
@@ -176,21 +197,26 @@ evalcases:
       - type: latency
         threshold: 60000 # milliseconds
 
-  # Rubrics need a real judge (the mock judge does not answer rubric checks). Plain strings are
-  # required rubrics: one that fails fails the case; write {description, required: false} for
-  # one that only counts toward the score.
-  # - id: explains-the-answer
-  #   expected_outcome: Names Paris and says why it is the capital
-  #   input: Why is Paris the capital of France?
-  #   rubrics:
-  #     - Names Paris
-  #     - description: Mentions the history of the city
-  #       required: false
+  # Rubrics: the judge checks each one. Plain strings are required rubrics: one that fails fails
+  # the case; write {description, required: false} for one that only counts toward the score.
+  # (agentv generate rubrics evals/example.yaml writes rubrics for the cases that have none.)
+  - id: explains-the-answer
+    expected_outcome: Names Paris as the capital of France
+    input: Why is Paris the capital of France?
+    rubrics:
+      - Names Paris
+      - description: Mentions the history of the city
+        required: false
 `;
 }
 
-function workflow(version: string): string {
+function workflow(version: string, projectDir: string): string {
   const agentv = `jsr:@agentv/agentv@${version}/cli`;
+  // GitHub runs workflows from the repository root only: a project in a subfolder runs there.
+  const where = projectDir === ""
+    ? ""
+    : `    defaults:\n      run:\n        working-directory: ${projectDir}\n`;
+  const results = projectDir === "" ? INIT_RESULTS_DIR : `${projectDir}/${INIT_RESULTS_DIR}`;
   return `# Runs the agentv evals on pushes, pull requests and on demand, and keeps the reports:
 # results (JSONL), a JUnit file for test dashboards and a Markdown summary.
 name: agentv evals
@@ -208,7 +234,7 @@ jobs:
   evals:
     runs-on: ubuntu-latest
     timeout-minutes: 30
-    env:
+${where}    env:
       # The keys your targets use (see .env.example), from the repository's secrets.
       OPENAI_API_KEY: \${{ secrets.OPENAI_API_KEY }}
       AZURE_OPENAI_ENDPOINT: \${{ secrets.AZURE_OPENAI_ENDPOINT }}
@@ -245,7 +271,7 @@ jobs:
         uses: actions/upload-artifact@v4
         with:
           name: agentv-results
-          path: ${INIT_RESULTS_DIR}/
+          path: ${results}/
           if-no-files-found: warn
 `;
 }

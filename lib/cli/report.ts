@@ -15,6 +15,7 @@ import { summarizeResults } from "../results/summary.ts";
 import type { TrialsGate } from "../results/trials.ts";
 import { readRunRecord, runRecordPath } from "../results/run_record.ts";
 import type { ResultRow } from "../schema/result.ts";
+import type { RunRecord } from "../schema/run_record.ts";
 import type { Command, CommandIO, ParsedArgs } from "./command.ts";
 import { UsageError } from "../errors/agentv_error.ts";
 import { commandInfo } from "./commands.ts";
@@ -42,10 +43,15 @@ export interface RenderReportOptions {
   durationMs?: number;
   /** Notes shown under the Markdown report's heading (e.g. that the run was interrupted). */
   notes?: readonly string[];
-  /** A row's input and expected outcome from its eval file (HTML case view; `run` knows them). */
+  /**
+   * The input and expected outcome of rows that do not carry them (rows written before they
+   * recorded their question; HTML case view).
+   */
   caseDetails?: (row: ResultRow) => HtmlCaseDetails | undefined;
-  /** The run's `--trials-gate` (JSON summary's `trials` section; default `mean`). */
+  /** The run's `--trials-gate` (JSON summary's `trials` section, HTML case verdicts; default `mean`). */
   trialsGate?: TrialsGate;
+  /** The run record beside the results file (the HTML report's run: targets, models, options). */
+  runRecord?: RunRecord;
   /** Human labels of the rows beside agentv's verdicts (Markdown, HTML and JSON show them). */
   labels?: LabelAgreement;
 }
@@ -90,6 +96,8 @@ export function renderReport(
         ...(options.resultsPath !== undefined ? { source: options.resultsPath } : {}),
         ...(options.caseDetails !== undefined ? { caseDetails: options.caseDetails } : {}),
         ...(options.labels !== undefined ? { labels: options.labels } : {}),
+        ...(options.runRecord !== undefined ? { runRecord: options.runRecord } : {}),
+        ...(options.trialsGate !== undefined ? { trialsGate: options.trialsGate } : {}),
       });
   }
 }
@@ -138,12 +146,13 @@ function parseFormat(value: unknown): ReportFormat {
   return text;
 }
 
-/** The `--trials-gate` in the run record beside a results file; none without a valid record. */
-async function recordedTrialsGate(resultsPath: string): Promise<TrialsGate | undefined> {
+/**
+ * The run record beside a results file (its `--trials-gate`, and the run the HTML report shows),
+ * or undefined when there is no valid one (a results file copied alone still makes a report).
+ */
+export async function runRecordBeside(resultsPath: string): Promise<RunRecord | undefined> {
   try {
-    return (await readRunRecord(runRecordPath(resultsPath))).options.trials_gate as
-      | TrialsGate
-      | undefined;
+    return await readRunRecord(runRecordPath(resultsPath));
   } catch {
     return undefined;
   }
@@ -215,13 +224,18 @@ async function run(args: ParsedArgs, io: CommandIO): Promise<number> {
   const { rows, leftOut } = await readResultsForReport(resultsPath, io);
   // A report that leaves rows out is written, but the exit code says it is incomplete.
   const code = leftOut > 0 ? 1 : 0;
-  // The JSON summary judges cases with trials by the gate the run recorded (default `mean`).
-  const trialsGate = format === "json" ? await recordedTrialsGate(resultsPath) : undefined;
+  // The JSON summary and the HTML report judge cases with trials by the gate the run recorded
+  // (default `mean`); the HTML report shows the recorded run.
+  const runRecord = format === "json" || format === "html"
+    ? await runRecordBeside(resultsPath)
+    : undefined;
+  const trialsGate = runRecord?.options.trials_gate as TrialsGate | undefined;
   const labels = format === "junit" ? undefined : await labelsFor(rows, args.values.labels, io);
   const text = renderReport(format, rows, {
     resultsPath: displayPath(resultsPath, io.cwd),
     ...(trialsGate !== undefined ? { trialsGate } : {}),
     ...(labels !== undefined ? { labels } : {}),
+    ...(format === "html" && runRecord !== undefined ? { runRecord } : {}),
   });
   if (out === undefined) {
     io.stdout(text);

@@ -38,6 +38,8 @@ import { reportUntrusted, trustStorePermission } from "./trust.ts";
 import { readPriorRun } from "../run/resume.ts";
 import { priorRunNote } from "./run_prior.ts";
 import { emptyShard, emptyShardMessage } from "./shard_arg.ts";
+import { projectRoot } from "./project_root.ts";
+import { runName, uniqueDatasetNames } from "../run/dataset_names.ts";
 
 /** Waits for every eval file's load (started in `run.ts`); load errors end the run (exit 2). */
 async function loadFiles(inputs: readonly RunInput[]): Promise<LoadedEvalSet[]> {
@@ -154,9 +156,22 @@ export async function executeRun(
   }
 }
 
-/** Where the run's progress and notes go: stderr with `--json` (stdout holds the JSON). */
+/**
+ * Where the run's progress and notes go: stdout on a terminal; stderr with `--json` (stdout holds
+ * the JSON) or when stdout is not a terminal and stderr is (`agentv run > log`: the live line
+ * stays on the screen); else stdout, one plain line per case.
+ */
 function progressOut(args: RunArgs, io: CommandIO): (text: string) => void {
-  return args.given.json ? io.stderr : io.stdout;
+  return progressToStderr(args, io) ? io.stderr : io.stdout;
+}
+
+function progressToStderr(args: RunArgs, io: CommandIO): boolean {
+  return args.given.json === true || (!io.isTTY && io.stderrIsTTY === true);
+}
+
+/** Whether progress goes to a terminal: the live line instead of one line per case. */
+function progressOnTerminal(args: RunArgs, io: CommandIO): boolean {
+  return progressToStderr(args, io) ? io.stderrIsTTY === true : io.isTTY;
 }
 
 /**
@@ -178,15 +193,20 @@ async function loadAndRun(
   const nothingToRerun = prior !== undefined && prior.mode !== "resume" && prior.pairs.size === 0;
   if (prior && (!spec.quiet || nothingToRerun)) write(priorRunNote(prior, io.cwd));
   if (nothingToRerun) return 0;
-  const first = sets.find((s) => s.cases.length > 0) ?? sets[0];
+  // By default the results go to the current project's `.agentv/results/`, named after the run
+  // (never into a folder of the datasets run from elsewhere).
   const out = spec.out === undefined
-    ? defaultResultsPath(first.root, first.cases[0]?.dataset ?? "results", io.now())
+    ? defaultResultsPath(
+      await projectRoot(io.cwd),
+      runName(uniqueDatasetNames(sets)),
+      io.now(),
+    )
     : resolve(io.cwd, spec.out);
   await refuseOutputs(args, { sets, out, priorResults: prior?.resultsPath }, io);
   // `using`: the live line's redraw timer stops however the run ends (even on a throw).
   using progress = createProgressReporter({
     write,
-    isTTY: spec.json ? false : io.isTTY,
+    isTTY: progressOnTerminal(args, io),
     color: io.color,
     quiet: spec.quiet ?? false,
     verbose: spec.verbose ?? false,

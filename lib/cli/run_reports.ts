@@ -11,7 +11,6 @@
 import { extname, isAbsolute, relative, resolve, sep } from "node:path";
 import { isAnnotatedRow, renderAnnotations } from "../render/annotations.ts";
 import { locateCaseLines } from "../render/case_lines.ts";
-import type { HtmlCaseDetails } from "../render/html/render_html_report.ts";
 import { renderMarkdownReport } from "../render/markdown.ts";
 import { calibrationHeadline, calibrationWarnings } from "../render/calibration_summary.ts";
 import type { RunSummary } from "../results/summary.ts";
@@ -30,7 +29,7 @@ import {
   stepSummaryPath,
   wantsRunReports,
 } from "./report_specs.ts";
-import { readResultsForReport, renderReport, writeReportFile } from "./report.ts";
+import { readResultsForReport, renderReport, runRecordBeside, writeReportFile } from "./report.ts";
 
 /**
  * The default path of a report beside a results file.
@@ -79,12 +78,16 @@ export async function writeRunReports(input: RunReportsInput, io: CommandIO): Pr
     return input.specs.length > 0 ? 1 : 0;
   }
   const shownResults = displayPath(input.resultsPath, io.cwd);
+  // Rows carry their question: the HTML report needs nothing from the eval files.
+  const runRecord = input.specs.some((s) => s.format === "html")
+    ? await runRecordBeside(input.resultsPath)
+    : undefined;
   const options = {
     resultsPath: shownResults,
     durationMs: input.summary.duration_ms,
-    caseDetails: caseDetailsOf(input.sets),
     notes: runNotes(input.summary),
     ...(input.summary.trials ? { trialsGate: input.summary.trials.gate as TrialsGate } : {}),
+    ...(runRecord !== undefined ? { runRecord } : {}),
   };
   let code = 0;
   for (const spec of input.specs) {
@@ -145,18 +148,6 @@ function runNotes(summary: RunSummary): string[] {
     for (const w of calibrationWarnings(calibration)) notes.push(`Warning: ${w}.`);
   }
   return notes;
-}
-
-/** The input and expected outcome of each loaded case, by dataset and id (for the HTML report). */
-function caseDetailsOf(sets: readonly LoadedEvalSet[]): (row: ResultRow) => HtmlCaseDetails {
-  const byKey = new Map<string, HtmlCaseDetails>();
-  for (const set of sets) {
-    for (const c of set.cases) {
-      const key = `${c.dataset}\u0000${c.id}`;
-      if (!byKey.has(key)) byKey.set(key, { input: c.input, expected_outcome: c.expected_outcome });
-    }
-  }
-  return (row) => byKey.get(`${row.dataset}\u0000${row.eval_id}`) ?? {};
 }
 
 /**

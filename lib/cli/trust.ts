@@ -32,6 +32,7 @@ import {
   includedGaps,
   needHash,
   readTrustStore,
+  retrustChanges,
   storeCheck,
   trustFilePath,
   trustGaps,
@@ -192,6 +193,17 @@ async function trustRoot(
     return 0;
   }
   io.stdout(`Commands defined in ${root}:\n${renderConsent(consent, io)}\n`);
+  // Trusted before: say what changed since, so the user knows what they agree to again.
+  const previous = store.roots[root];
+  if (previous !== undefined) {
+    const changes = await retrustChanges(previous, consent.requests);
+    io.stdout(
+      changes.length === 0
+        ? `Nothing changed since ${displayPath(root, io.cwd) || "."} was trusted\n`
+        : `Since ${displayPath(root, io.cwd) || "."} was trusted (${previous.trusted_at}):\n` +
+          changes.map((c) => `  ${c}\n`).join(""),
+    );
+  }
   const included = options.include.length > 0 ? await hashIncluded(root, options.include) : {};
   const files: Record<string, string> = {};
   for (const request of consent.requests) {

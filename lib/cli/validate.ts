@@ -1,5 +1,5 @@
 /**
- * `agentv validate <file|folder|glob>...`: checks eval files (YAML and JSONL) and the
+ * `agentv validate [file|folder|glob]...` (default: the current folder): checks eval files (YAML and JSONL) and the
  * `.agentv/targets.*` and `.agentv/config.yaml` files found in or named by the arguments, each
  * inside the runtime sandbox, then every case's target against the targets file a run would use
  * (so a file `validate` accepts is one `run --dry-run` runs without a loader or target error).
@@ -68,6 +68,8 @@ export interface ValidatePathsOptions {
   targetsFile?: string;
   /** Target for every case instead of its own (`--target`). */
   targetOverride?: string | string[];
+  /** Judge target for every case instead of its target's `judge_target` (`--judge-target`). */
+  judgeOverride?: string;
 }
 
 /**
@@ -131,6 +133,7 @@ export async function validatePaths(
     cwd,
     ...(options.targetsFile !== undefined ? { targetsFile: options.targetsFile } : {}),
     ...(options.targetOverride !== undefined ? { targetOverride: options.targetOverride } : {}),
+    ...(options.judgeOverride !== undefined ? { judgeOverride: options.judgeOverride } : {}),
   };
   const reports = await validateInSandboxes(byRoot, {
     kinds,
@@ -261,12 +264,8 @@ function relativeResult(result: ValidateResult, cwd: string): ValidateResult {
 }
 
 async function run(args: ParsedArgs, io: CommandIO): Promise<number> {
-  if (args.positionals.length === 0) {
-    throw new UsageError(
-      "No paths given; expected eval files, folders or globs",
-      "for example: agentv validate evals/",
-    );
-  }
+  // No path: the current folder, as `agentv run` does.
+  const paths = args.positionals.length > 0 ? args.positionals : ["."];
   let root: string | undefined;
   if (typeof args.values.root === "string") {
     root = resolve(io.cwd, args.values.root);
@@ -279,6 +278,9 @@ async function run(args: ParsedArgs, io: CommandIO): Promise<number> {
     }
   }
   const targetOverride = await targetOverrideOf(args.values.target);
+  const judgeOverride = typeof args.values["judge-target"] === "string"
+    ? args.values["judge-target"]
+    : undefined;
   const targetsFile = typeof args.values.targets === "string"
     ? await (await import("./validate_targets.ts")).explicitTargetsFile(args.values.targets, io.cwd)
     : undefined;
@@ -289,11 +291,12 @@ async function run(args: ParsedArgs, io: CommandIO): Promise<number> {
   import("../dataset/yaml_source.ts").then((m) => m.loadYamlParser()).catch(() => {});
   let result: ValidateResult;
   try {
-    result = await validatePaths(args.positionals, {
+    result = await validatePaths(paths, {
       cwd: io.cwd,
       root,
       ...(targetsFile !== undefined ? { targetsFile } : {}),
       ...(targetOverride !== undefined ? { targetOverride } : {}),
+      ...(judgeOverride !== undefined ? { judgeOverride } : {}),
       verbose: args.values.verbose === true,
       signal: io.signal,
     });
@@ -310,7 +313,7 @@ async function run(args: ParsedArgs, io: CommandIO): Promise<number> {
   }
   if (result.files.length === 0 && result.problems.length === 0) {
     throw new UsageError(
-      `No eval files found in ${args.positionals.map((p) => `'${p}'`).join(", ")}`,
+      `No eval files found in ${paths.map((p) => `'${p}'`).join(", ")}`,
       "eval files end in .yaml, .yml or .jsonl",
     );
   }
@@ -341,12 +344,17 @@ async function run(args: ParsedArgs, io: CommandIO): Promise<number> {
 export const validateCommand: Command = {
   ...commandInfo("validate"),
   usage:
-    "agentv validate <file|folder|glob>... [--target NAME[,NAME...]] [--targets FILE] [--root DIR] [--verbose] [--json]",
+    "agentv validate [file|folder|glob]... [--target NAME[,NAME...]] [--judge-target NAME] [--targets FILE] [--root DIR] [--verbose] [--json]",
   options: {
     target: {
       type: "string",
       valueName: "NAME[,NAME...]",
       description: "Check every case against this target (or each of a,b,c), as run --target does",
+    },
+    "judge-target": {
+      type: "string",
+      valueName: "NAME",
+      description: "Check every judged case against this judge, as run --judge-target does",
     },
     targets: {
       type: "string",

@@ -9,6 +9,7 @@
  */
 import type { CaseExecution } from "../schema/eval_case.ts";
 import type { CaseSite } from "./case_pipeline.ts";
+import type { JudgeNeeds } from "../schema/judge_needs.ts";
 import { readJsonlLines } from "./jsonl_reader.ts";
 import { locateInJsonLine } from "./jsonl_source.ts";
 import { EvalLoadError } from "./errors.ts";
@@ -35,6 +36,8 @@ export type CaseTargetUse = CaseSite & {
   id: string;
   /** The target name the case runs against (case, file or sidecar `execution.target`). */
   target: string;
+  /** What the case asks of its target's judge (`schema/judge_needs.ts`; 0: nothing). */
+  needs: JudgeNeeds;
 };
 
 /** The targets a file's valid cases use. */
@@ -44,11 +47,11 @@ export interface CaseTargets {
   /** The distinct target names, in no particular order. */
   names(): string[];
   /**
-   * The uses whose target `pick` selects, in file order; with `firstOfEach`, only the first use
-   * of each selected name.
+   * The uses whose target (and judge needs) `pick` selects, in file order; with `firstOfEach`,
+   * only the first use of each selected name.
    */
   select(
-    pick: (target: string) => boolean,
+    pick: (target: string, needs: JudgeNeeds) => boolean,
     options?: { firstOfEach?: boolean },
   ): Promise<CaseTargetUse[]>;
 }
@@ -60,7 +63,9 @@ export interface CaseTargets {
  * ```ts
  * import assert from "node:assert/strict";
  * import { ListedTargets } from "./case_targets.ts";
- * const uses = new ListedTargets([{ id: "a", target: "default", path: "evalcases[0].id", ownTarget: false }]);
+ * const uses = new ListedTargets([
+ *   { id: "a", target: "default", needs: 0, path: "evalcases[0].id", ownTarget: false },
+ * ]);
  * assert.deepEqual(uses.names(), ["default"]);
  * ```
  */
@@ -84,12 +89,12 @@ export class ListedTargets implements CaseTargets {
 
   /** The uses `pick` selects, in file order. */
   select(
-    pick: (target: string) => boolean,
+    pick: (target: string, needs: JudgeNeeds) => boolean,
     options: { firstOfEach?: boolean } = {},
   ): Promise<CaseTargetUse[]> {
     const seen = new Set<string>();
     return Promise.resolve(this.#uses.filter((u) => {
-      if (!pick(u.target)) return false;
+      if (!pick(u.target, u.needs)) return false;
       if (!options.firstOfEach) return true;
       if (seen.has(u.target)) return false;
       seen.add(u.target);
@@ -126,7 +131,10 @@ const SITE_PATHS: Record<JsonlTargetSite, string> = {
   targets: "execution.targets",
 };
 
-/** The uses of one target name in a JSONL file: `line * 4 + site code`, in line order. */
+/**
+ * The uses of one target name in a JSONL file: `(line * 16 + needs) * 4 + site code`, in line
+ * order (lines up to 2^25; the judge needs take 4 bits, the site 2).
+ */
 interface NameUses {
   entries: IntList;
   /** The cases' ids, in the same order, when the store keeps them. */
@@ -142,8 +150,8 @@ interface NameUses {
  * import assert from "node:assert/strict";
  * import { JsonlTargets } from "./case_targets.ts";
  * const uses = new JsonlTargets("cases.jsonl", "/data/cases.jsonl");
- * uses.add("default", 1, false);
- * uses.add("azure", 2, "target");
+ * uses.add("default", 1, false, 0);
+ * uses.add("azure", 2, "target", 0);
  * assert.deepEqual(uses.names(), ["default", "azure"]);
  * ```
  */
@@ -169,16 +177,23 @@ export class JsonlTargets implements CaseTargets {
 
   /**
    * Records that the case on `line` (lines come in increasing order) uses `target`, named at
-   * `site` (`true`: its own `execution.target`; `false`: none of its own).
+   * `site` (`true`: its own `execution.target`; `false`: none of its own), and asks `needs` of
+   * its judge.
    */
-  add(target: string, line: number, site: JsonlTargetSite | boolean, id?: string): void {
+  add(
+    target: string,
+    line: number,
+    site: JsonlTargetSite | boolean,
+    needs: JudgeNeeds,
+    id?: string,
+  ): void {
     let uses = this.#byName.get(target);
     if (!uses) {
       uses = { entries: new IntList(), ...(this.#keepIds ? { ids: [] } : {}) };
       this.#byName.set(target, uses);
     }
     const code = SITE_CODES.indexOf(site === true ? "target" : site === false ? "none" : site);
-    uses.entries.push(line * 4 + code);
+    uses.entries.push((line * 16 + needs) * 4 + code);
     uses.ids?.push(id ?? "");
     this.#size++;
   }
@@ -199,17 +214,23 @@ export class JsonlTargets implements CaseTargets {
    * With `located: false` and kept ids, the lines are not read again and uses have no column.
    */
   async select(
-    pick: (target: string) => boolean,
+    pick: (target: string, needs: JudgeNeeds) => boolean,
     options: { firstOfEach?: boolean; located?: boolean } = {},
   ): Promise<CaseTargetUse[]> {
-    const picked: { line: number; site: JsonlTargetSite; target: string; id?: string }[] = [];
+    const picked: {
+      line: number;
+      site: JsonlTargetSite;
+      target: string;
+      needs: number;
+      id?: string;
+    }[] = [];
     for (const [target, uses] of this.#byName) {
-      if (!pick(target)) continue;
       for (let i = 0; i < uses.entries.length; i++) {
         const entry = uses.entries.values[i];
-        const line = entry >> 2;
-        if (this.#removed?.has(line)) continue;
-        picked.push({ line, site: SITE_CODES[entry & 3], target, id: uses.ids?.[i] });
+        const line = entry >> 6;
+        const needs = (entry >> 2) & 15;
+        if (this.#removed?.has(line) || !pick(target, needs)) continue;
+        picked.push({ line, site: SITE_CODES[entry & 3], target, needs, id: uses.ids?.[i] });
         if (options.firstOfEach) break;
       }
     }
@@ -218,7 +239,7 @@ export class JsonlTargets implements CaseTargets {
     const texts = located || !this.#keepIds
       ? await readLines(this.#absFile, this.#file, new Set(picked.map((p) => p.line)))
       : undefined;
-    return picked.map(({ line, site, target, id }) => {
+    return picked.map(({ line, site, target, needs, id }) => {
       const text = texts?.get(line);
       const path = SITE_PATHS[site];
       const use: CaseTargetUse = {
@@ -227,6 +248,7 @@ export class JsonlTargets implements CaseTargets {
         ownTarget: site !== "none",
         id: id ?? idOf(text, this.#file, line),
         target,
+        needs,
       };
       const column = located && text !== undefined
         ? locateInJsonLine(text, path.split("."))

@@ -1,8 +1,9 @@
 /**
  * The check `agentv validate` shares with `run`: every case's target must be defined in the
  * targets file that applies to its eval file (the nearest `.agentv/targets.*` between the file
- * and the dataset root, or `--targets`). A missing target is reported at the line where the case
- * names it (its `execution.target`, else its `id`), with "did you mean" and the defined targets.
+ * and the dataset root, or `--targets`), and a case graded by a judge needs that judge wired
+ * (`judge_wiring.ts`). A problem is reported at the line where the case names its target (its
+ * `execution.target`, else its `id`), with "did you mean" and the defined targets.
  *
  * The check has two halves: {@link loadTargetsVerdict} reads the targets file (yaml and the
  * targets schemas) and says, as plain data, which names are usable; {@link caseTargetDiagnostics}
@@ -14,6 +15,8 @@
 import type { Diagnostic } from "../schema/eval_case.ts";
 import type { CaseTargets, CaseTargetUse } from "./case_targets.ts";
 import { suggest } from "../text/suggest.ts";
+import type { JudgeNeeds } from "../schema/judge_needs.ts";
+import { type JudgeFacts, judgeProblem } from "./judge_wiring.ts";
 
 /** Options of the check. */
 export interface CaseTargetCheckOptions {
@@ -21,6 +24,8 @@ export interface CaseTargetCheckOptions {
   targetsFile?: string;
   /** Targets used for every case instead of its own (`--target`: one name or several). */
   targetOverride?: string | string[];
+  /** Judge target for every case instead of its target's `judge_target` (`--judge-target`). */
+  judgeOverride?: string;
   /** How a path is shown in messages (default: as is). */
   displayPath?: (path: string) => string;
 }
@@ -44,6 +49,10 @@ export interface TargetsVerdict {
   defined: string[];
   /** Targets whose definition has errors: the first one of each. */
   broken: [name: string, problem: TargetsFileProblem][];
+  /** Each usable target's `judge_target`, when it sets one. */
+  judges?: [name: string, judge: string][];
+  /** The judge replies of usable targets that cannot give every one (`judgeAnswers`). */
+  answers?: [name: string, answers: JudgeNeeds][];
 }
 
 /** Checks the targets of one eval file's cases; targets files are read once per checker. */
@@ -112,15 +121,26 @@ async function readVerdict(
   root: string | undefined,
   show: (path: string) => string,
 ): Promise<TargetsVerdict> {
-  const [{ loadUsableTargets }, { TargetsFileError }, { ConfinedReadError }] = await Promise.all([
-    import("./targets_file.ts"),
-    import("./targets_errors.ts"),
-    import("../fs/read_confined.ts"),
-  ]);
+  const [{ loadUsableTargets }, { TargetsFileError }, { ConfinedReadError }, wiring] = await Promise
+    .all([
+      import("./targets_file.ts"),
+      import("./targets_errors.ts"),
+      import("../fs/read_confined.ts"),
+      import("./judge_wiring.ts"),
+    ]);
   const where = (d: { line?: number; column?: number } | undefined) =>
     d?.line !== undefined ? `:${d.line}:${d.column ?? 1}` : "";
   try {
     const loaded = await loadUsableTargets(path, root !== undefined ? { root } : {});
+    const judges: [string, string][] = [];
+    const answers: [string, JudgeNeeds][] = [];
+    for (const t of loaded.targets) {
+      if (typeof t.judge_target === "string" && t.judge_target.trim() !== "") {
+        judges.push([t.name, t.judge_target]);
+      }
+      const can = wiring.judgeAnswers(t);
+      if (can !== wiring.ANSWERS_EVERYTHING) answers.push([t.name, can]);
+    }
     return {
       shown: show(path),
       defined: loaded.targets.map((t) => t.name),
@@ -128,6 +148,8 @@ async function readVerdict(
         name,
         { where: where(first), message: first.message },
       ]),
+      judges,
+      answers,
     };
   } catch (e) {
     const diagnostics = e instanceof TargetsFileError || e instanceof ConfinedReadError
@@ -145,8 +167,9 @@ async function readVerdict(
 }
 
 /**
- * The errors for the cases of `file` whose target the verdict does not allow, in file order: each
- * such case when the targets file is usable, else the first case of each target.
+ * The errors for the cases of `file` whose target the verdict does not allow, or whose judge is
+ * not wired (`judgeProblem`), in file order: each such case when the targets file is usable, else
+ * the first case of each target.
  *
  * @example
  * ```ts ignore
@@ -166,7 +189,9 @@ export async function caseTargetDiagnostics(
     : [options.targetOverride].flat();
   const usable = new Set(verdict.defined);
   const namesOf = (target: string) => override ?? [target];
-  // Each use with the names it runs against that the verdict does not allow.
+  const judgeOf = judgeChecker(verdict, options.judgeOverride);
+  // Each use with the names it runs against that the verdict does not allow, or whose judge is
+  // not wired.
   let found: [CaseTargetUse, string][];
   if (verdict.invalid) {
     const seen = new Set<string>();
@@ -176,10 +201,11 @@ export async function caseTargetDiagnostics(
       ): [CaseTargetUse, string] => [u, n])
     );
   } else {
-    const refused = (target: string) => namesOf(target).filter((n) => !usable.has(n));
-    found = (await targets.select((target) => refused(target).length > 0)).flatMap((u) =>
-      refused(u.target).map((n): [CaseTargetUse, string] => [u, n])
-    );
+    const refused = (target: string, needs: JudgeNeeds) =>
+      namesOf(target).filter((n) => !usable.has(n) || judgeOf(n, needs) !== undefined);
+    found = (await targets.select((target, needs) => refused(target, needs).length > 0)).flatMap((
+      u,
+    ) => refused(u.target, u.needs).map((n): [CaseTargetUse, string] => [u, n]));
   }
   const broken = new Map(verdict.broken);
   return found.map(([use, name]): Diagnostic => ({
@@ -189,13 +215,39 @@ export async function caseTargetDiagnostics(
     ...(use.column !== undefined ? { column: use.column } : {}),
     ...(use.path ? { path: use.path } : {}),
     message: `Case '${use.id}': ${
-      targetMessage(verdict, name, use.ownTarget, {
-        broken,
-        overridden: override !== undefined,
-        key: use.path.endsWith("targets") ? "execution.targets" : "execution.target",
-      })
+      usable.has(name) && !verdict.invalid
+        ? judgeOf(name, use.needs) ?? ""
+        : targetMessage(verdict, name, use.ownTarget, {
+          broken,
+          overridden: override !== undefined,
+          key: use.path.endsWith("targets") ? "execution.targets" : "execution.target",
+        })
     }`,
   }));
+}
+
+/**
+ * The judge problem of a case of each target and judge needs (memoised), under the verdict; the
+ * function returns `undefined` when the judge is wired.
+ */
+function judgeChecker(
+  verdict: TargetsVerdict,
+  override: string | undefined,
+): (target: string, needs: JudgeNeeds) => string | undefined {
+  const facts: JudgeFacts = {
+    shown: verdict.shown!,
+    defined: new Set(verdict.defined),
+    broken: new Map(verdict.broken),
+    judges: new Map(verdict.judges ?? []),
+    answers: new Map(verdict.answers ?? []),
+  };
+  const memo = new Map<string, string | undefined>();
+  return (target, needs) => {
+    if (needs === 0) return undefined;
+    const key = `${needs}\0${target}`;
+    if (!memo.has(key)) memo.set(key, judgeProblem(facts, target, needs, override));
+    return memo.get(key);
+  };
 }
 
 /** Why a case cannot use target `name` (which the verdict does not allow). */

@@ -10,6 +10,7 @@ import { basename, dirname, join } from "node:path";
 import type { Diagnostic } from "../schema/eval_case.ts";
 import { jsonLineErrorColumn, type JsonlLine, parseJsonLine } from "./jsonl_source.ts";
 import { loadPatternEngineFor, type LoadSetup, readSourceText } from "./context.ts";
+import { invalidJsonLine } from "../text/json_line_error.ts";
 import { EvalLoadError } from "./errors.ts";
 import { sha256Hex } from "./dataset_commands.ts";
 import type { FileDefaults } from "./normalize_case.ts";
@@ -95,8 +96,9 @@ export function parseRecord(line: JsonlLine, file: string): ParsedLine | Promise
         file,
         line: line.line,
         column: column ?? 1,
-        message:
-          `Line ${line.line}: Invalid JSON - ${parsed.detail}; expected one JSON object per line; fix the JSON syntax on this line`,
+        message: `${
+          invalidJsonLine(line.line, parsed.detail, column)
+        }; expected one JSON object per line; fix the JSON syntax on this line`,
       },
     }));
   }

@@ -24,7 +24,8 @@ import {
   sidecarDefaults,
 } from "./jsonl_reader.ts";
 import type { FileDefaults } from "./normalize_case.ts";
-import { isPlainCase } from "./plain_case.ts";
+import { isPlainCase, plainCaseJudgeNeeds } from "./plain_case.ts";
+import { caseJudgeNeeds, type JudgeNeeds } from "../schema/judge_needs.ts";
 
 /** What {@link validateJsonlCases} found. */
 export interface JsonlValidation {
@@ -106,14 +107,21 @@ class LineCheck {
       return this.#full({ line, text }, value);
     }
     const own = (value.execution as { target?: string } | undefined)?.target;
-    if (own === undefined) this.#add(value.id as string, this.#fileTargets, "none", line);
-    else this.#add(value.id as string, [own], "target", line);
+    const needs = plainCaseJudgeNeeds(value, this.#defaults);
+    if (own === undefined) this.#add(value.id as string, this.#fileTargets, "none", line, needs);
+    else this.#add(value.id as string, [own], "target", line, needs);
     return undefined;
   }
 
-  #add(id: string, targets: readonly string[], site: JsonlTargetSite, line: number): void {
+  #add(
+    id: string,
+    targets: readonly string[],
+    site: JsonlTargetSite,
+    line: number,
+    needs: JudgeNeeds,
+  ): void {
     this.#ids.add(id, line);
-    for (const target of targets) this.#targets.add(target, line, site, id);
+    for (const target of targets) this.#targets.add(target, line, site, needs, id);
     this.#cases++;
   }
 
@@ -139,7 +147,7 @@ class LineCheck {
       : typeof execution?.target === "string"
       ? "target"
       : "none";
-    this.#add(evalCase.id, caseTargets(evalCase), site, line.line);
+    this.#add(evalCase.id, caseTargets(evalCase), site, line.line, caseJudgeNeeds(evalCase));
   }
 
   /** Reports what was found, once the whole file was read. */

@@ -78,10 +78,12 @@ async function handle(request: WorkerRequest): Promise<unknown> {
     onNeeds: (found) => needs = found,
   });
   if (check && verdict && targets.size > 0) {
-    // Every case's target must exist in the targets file that applies, as `run` requires.
+    // Every case's target (and judge) must exist in the targets file that applies, as `run`
+    // requires.
     const { caseTargetDiagnostics } = await import("./check_case_targets.ts");
     const diagnostics = await caseTargetDiagnostics(await verdict, path, targets, {
       ...(check.targetOverride !== undefined ? { targetOverride: check.targetOverride } : {}),
+      ...(check.judgeOverride !== undefined ? { judgeOverride: check.judgeOverride } : {}),
     });
     report.diagnostics.push(...diagnostics);
     if (diagnostics.length > 0) report.valid = false;

@@ -16,6 +16,7 @@
  * @module
  */
 import { EVALUATOR_TYPES } from "../schema/evaluator_types.ts";
+import { caseJudgeNeeds, type JudgedEvaluator, type JudgeNeeds } from "../schema/judge_needs.ts";
 import { linearRegexProblem } from "../text/linear_regex.ts";
 
 type Obj = Record<string, unknown>;
@@ -71,6 +72,34 @@ export function isPlainCase(record: Obj): boolean {
   if (typeof record.id !== "string" || !outcome || !input) return false;
   // Inline rubrics add a weighted evaluator; otherwise some evaluator must count.
   return record.rubrics !== undefined || someWeight(record.evaluators);
+}
+
+/**
+ * What a plain case (see {@link isPlainCase}) asks of its judge, as the case pipeline would find
+ * it on the normalised case: its own evaluators (`execution.evaluators` before `evaluators`),
+ * else the file's, with a rubric evaluator for inline `rubrics`, else its default kind.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { plainCaseJudgeNeeds } from "./plain_case.ts";
+ * import { JUDGE_RUBRIC } from "../schema/judge_needs.ts";
+ * assert.equal(
+ *   plainCaseJudgeNeeds({ id: "a", rubrics: ["Is polite"] }, { evaluator: "llm_judge" }),
+ *   JUDGE_RUBRIC,
+ * );
+ * ```
+ */
+export function plainCaseJudgeNeeds(
+  record: Obj,
+  defaults: { evaluator: string; evaluators?: readonly JudgedEvaluator[] },
+): JudgeNeeds {
+  const execution = record.execution as Obj | undefined;
+  const own = (execution?.evaluators ?? record.evaluators) as JudgedEvaluator[] | undefined;
+  const list: readonly JudgedEvaluator[] = own ?? defaults.evaluators ?? [];
+  const evaluators = record.rubrics !== undefined ? [{ type: "rubric" }, ...list] : list;
+  const evaluator = typeof record.evaluator === "string" ? record.evaluator : defaults.evaluator;
+  return caseJudgeNeeds({ evaluator, evaluators });
 }
 
 /** The checks of the case keys that stand alone (aliased keys are checked in `isPlainCase`). */

@@ -47,6 +47,8 @@ export interface TargetCheck {
   targetsFile?: string;
   /** Target for every case instead of its own (`--target`). */
   targetOverride?: string | string[];
+  /** Judge target for every case instead of its target's `judge_target` (`--judge-target`). */
+  judgeOverride?: string;
   /** Paths in messages are shown relative to this folder. */
   cwd: string;
 }

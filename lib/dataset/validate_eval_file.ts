@@ -14,6 +14,7 @@ import {
 import { prepareLoad } from "./context.ts";
 import { EvalLoadError } from "./errors.ts";
 import { validateJsonlCases } from "./jsonl_validate.ts";
+import { caseJudgeNeeds } from "../schema/judge_needs.ts";
 import type { DatasetCommand, SourceHash } from "./dataset_commands.ts";
 
 export type { CaseTargets, CaseTargetUse };
@@ -125,6 +126,7 @@ export async function checkEvalFile(
         sites: true,
         onCase: (c, site) => {
           cases++;
+          const needs = caseJudgeNeeds(c);
           for (const target of caseTargets(c)) {
             uses.push({
               ...site,
@@ -132,6 +134,7 @@ export async function checkEvalFile(
               ownTarget: site?.ownTarget ?? false,
               id: c.id,
               target,
+              needs,
             });
           }
         },

@@ -95,10 +95,13 @@ export async function parseYamlSource(
       ok: false,
       // Positions point at the cause (an opening quote, an over-indented line), not at the
       // place the parser gave up (often the end of the file).
-      errors: doc.errors.slice(0, 20).map((e) => ({
-        message: `YAML syntax error: ${firstLine(e.message)}`,
-        position: position(yamlErrorCause(text, e, doc.errors)),
-      })),
+      // One error per position: the parser often reports one mistake several ways at one place.
+      errors: oncePerPosition(
+        doc.errors.map((e) => ({
+          message: `YAML syntax error: ${firstLine(e.message)}`,
+          position: position(yamlErrorCause(text, e, doc.errors)),
+        })),
+      ).slice(0, 20),
     };
   }
   const maxAliasCount = options.maxAliasCount ?? 1000;
@@ -157,4 +160,16 @@ function firstLine(message: string): string {
 
 function errorText(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
+}
+
+/** The first error at each position (errors without one are all kept), in order. */
+function oncePerPosition<T extends { position?: Position }>(errors: readonly T[]): T[] {
+  const seen = new Set<string>();
+  return errors.filter((e) => {
+    if (e.position === undefined) return true;
+    const key = `${e.position.line}:${e.position.column}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }

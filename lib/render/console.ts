@@ -6,9 +6,9 @@
  * @module
  */
 import { escapeControl as clean } from "../text/escape_control.ts";
-import { clipToWidth } from "../text/display_width.ts";
+import { clipToWidth, displayWidth } from "../text/display_width.ts";
 import type { RunSummary } from "../results/summary.ts";
-import { formatDuration, painter, showPath } from "./console_text.ts";
+import { formatDuration, type Paint, painter, showPath } from "./console_text.ts";
 import { budgetLines } from "./console_budget.ts";
 import { targetLines } from "./console_targets.ts";
 import { calibrationSummaryLines } from "./calibration_summary.ts";
@@ -26,8 +26,8 @@ export interface RenderSummaryOptions {
   /** The `--threshold` in force, shown next to the mean. */
   threshold?: number;
   /**
-   * Only the counts (`--quiet`): no list of failed, errored or invalid cases, no histogram,
-   * slowest cases or per-evaluator means (default false).
+   * Only the counts and each error's reason on one line (`--quiet`): no list of failed or
+   * invalid cases, no histogram, slowest cases or per-evaluator means (default false).
    */
   quiet?: boolean;
   /** Most failed (and most errored) cases listed; the rest are counted (default 20). */
@@ -38,6 +38,10 @@ const fmt = (v: number | null) => v === null ? "-" : v.toFixed(3);
 
 /** Widest first miss shown in the list of failed cases, in columns. */
 const MISS_COLUMNS = 100;
+/** Widest line of an errored case with `quiet` (its reason on one line), in columns. */
+const ERROR_COLUMNS = 500;
+/** Widest evaluator label in the per-evaluator means, in columns. */
+const LABEL_COLUMNS = 60;
 
 /** Appends `items` rendered by `render`, at most `limit` of them, then how many were left out. */
 function pushCapped<T>(
@@ -56,11 +60,20 @@ function caseLabel(summary: RunSummary): (c: { eval_id: string; dataset: string 
   return (c) => clean(datasets.size > 1 ? `${c.dataset}/${c.eval_id}` : c.eval_id);
 }
 
+/** What the parts of the summary need. */
+interface SummaryContext {
+  paint: Paint;
+  limit: number;
+  label: (c: { eval_id: string; dataset: string }) => string;
+  options: RenderSummaryOptions;
+}
+
 /**
  * Renders the end-of-run summary as text: the errored cases with their reasons, the failed
  * cases with their score and first miss, the cases the integrity guard flagged with the kinds of
- * their findings (each list capped at `listLimit`), the invalid cases
- * skipped, then counts and statistics. With `quiet`, only the counts.
+ * their findings (each list capped at `listLimit`), the invalid cases skipped, then counts and
+ * statistics. With `quiet`, the counts and each error's reason on one line. A dry run says that
+ * it checked the wiring, not the answers.
  *
  * @example
  * ```ts
@@ -74,70 +87,103 @@ function caseLabel(summary: RunSummary): (c: { eval_id: string; dataset: string 
  */
 export function renderSummary(summary: RunSummary, options: RenderSummaryOptions): string {
   const paint = painter(options.color);
-  const out: string[] = [];
-  const limit = options.listLimit ?? 20;
-  const label = caseLabel(summary);
+  const ctx: SummaryContext = {
+    paint,
+    limit: options.listLimit ?? 20,
+    label: caseLabel(summary),
+    options,
+  };
   const full = !options.quiet;
-  if (full && summary.errors.length > 0) {
-    out.push(paint("red", paint("bold", `Errors (${summary.errors.length})`)));
-    pushCapped(out, summary.errors, limit, (e) => {
-      const tries = e.attempts > 1 ? ` (${e.attempts} attempts)` : "";
-      return `  ${paint("red", "✗")} ${label(e)} [${clean(e.target)}]: ${clean(e.error)}${tries}`;
-    });
-    out.push("");
-  }
-  if (full && summary.failed.length > 0) {
-    out.push(paint("red", paint("bold", `Failed (${summary.failed.length})`)));
-    pushCapped(out, summary.failed, limit, (f) => {
-      const miss = f.first_miss === undefined
-        ? ""
-        : `  ${clipToWidth(clean(f.first_miss), MISS_COLUMNS)}`;
-      return `  ${paint("red", "✗")} ${label(f)} [${clean(f.target)}]  ${
-        f.score.toFixed(3)
-      }${miss}`;
-    });
-    out.push("");
-  }
-  const flagged = summary.integrity?.flagged ?? [];
-  if (full && flagged.length > 0) {
-    out.push(paint("red", paint("bold", `Integrity flagged (${flagged.length})`)));
-    pushCapped(out, flagged, limit, (f) => {
-      const where = f.where === undefined ? "" : ` (${clean(f.where)})`;
-      return `  ${paint("red", "⚑")} ${label(f)} [${clean(f.target)}]: ${
-        f.kinds.join(", ")
-      }${where}`;
-    });
-    out.push("");
-  }
-  if (full && summary.invalid.length > 0) {
-    out.push(
-      paint(
-        "red",
-        paint(
-          "bold",
-          `Invalid cases skipped (${summary.invalid.length} problem${
-            summary.invalid.length === 1 ? "" : "s"
-          })`,
-        ),
-      ),
-    );
-    for (const d of summary.invalid) {
-      const pos = d.line !== undefined
-        ? `:${d.line}${d.column !== undefined ? `:${d.column}` : ""}`
-        : "";
-      out.push(`  ${showPath(d.file, options.cwd)}${pos}: ${clean(d.message)}`);
-    }
-    out.push("");
+  const out = [...errorLines(summary, ctx)];
+  if (full) {
+    out.push(...failedLines(summary, ctx), ...flaggedLines(summary, ctx));
+    out.push(...invalidLines(summary, ctx));
   }
   if (full && summary.trials) {
-    out.push(...renderTrialCases(summary.trials, { paint, limit }), "");
+    out.push(...renderTrialCases(summary.trials, { paint, limit: ctx.limit }), "");
   }
-  out.push(paint("bold", summary.dry_run ? "Summary (dry run)" : "Summary"));
+  out.push(...countLines(summary, ctx));
+  if (full) out.push(...detailLines(summary, ctx));
+  out.push(...usageLines(summary, ctx));
+  return out.join("\n") + "\n";
+}
+
+/** The errored cases, each with its reason on one line (also with `quiet`). */
+function errorLines(summary: RunSummary, { paint, limit, label, options }: SummaryContext) {
+  const out: string[] = [];
+  if (summary.errors.length === 0) return out;
+  out.push(paint("red", paint("bold", `Errors (${summary.errors.length})`)));
+  pushCapped(out, summary.errors, limit, (e) => {
+    const tries = e.attempts > 1 ? ` (${e.attempts} attempts)` : "";
+    const line = `${label(e)} [${clean(e.target)}]: ${clean(e.error)}${tries}`;
+    return `  ${paint("red", "✗")} ${options.quiet ? clipToWidth(line, ERROR_COLUMNS) : line}`;
+  });
+  out.push("");
+  return out;
+}
+
+/** The failed cases with their score and first miss. */
+function failedLines(summary: RunSummary, { paint, limit, label }: SummaryContext) {
+  const out: string[] = [];
+  if (summary.failed.length === 0) return out;
+  const title = summary.dry_run
+    ? `Failed against the mock answers (${summary.failed.length}; not failures in a dry run)`
+    : `Failed (${summary.failed.length})`;
+  out.push(paint(summary.dry_run ? "yellow" : "red", paint("bold", title)));
+  pushCapped(out, summary.failed, limit, (f) => {
+    const miss = f.first_miss === undefined
+      ? ""
+      : `  ${clipToWidth(clean(f.first_miss), MISS_COLUMNS)}`;
+    return `  ${paint("red", "✗")} ${label(f)} [${clean(f.target)}]  ${f.score.toFixed(3)}${miss}`;
+  });
+  out.push("");
+  return out;
+}
+
+/** The cases the integrity guard flagged, with the kinds of their findings. */
+function flaggedLines(summary: RunSummary, { paint, limit, label }: SummaryContext) {
+  const out: string[] = [];
+  const flagged = summary.integrity?.flagged ?? [];
+  if (flagged.length === 0) return out;
+  out.push(paint("red", paint("bold", `Integrity flagged (${flagged.length})`)));
+  pushCapped(out, flagged, limit, (f) => {
+    const where = f.where === undefined ? "" : ` (${clean(f.where)})`;
+    return `  ${paint("red", "⚑")} ${label(f)} [${clean(f.target)}]: ${f.kinds.join(", ")}${where}`;
+  });
+  out.push("");
+  return out;
+}
+
+/** The cases the loader rejected, with their problems. */
+function invalidLines(summary: RunSummary, { paint, options }: SummaryContext) {
+  const out: string[] = [];
+  if (summary.invalid.length === 0) return out;
+  out.push(
+    paint(
+      "red",
+      paint("bold", `Invalid cases skipped (${plural(summary.invalid.length, "problem")})`),
+    ),
+  );
+  for (const d of summary.invalid) {
+    const pos = d.line !== undefined
+      ? `:${d.line}${d.column !== undefined ? `:${d.column}` : ""}`
+      : "";
+    out.push(`  ${showPath(d.file, options.cwd)}${pos}: ${clean(d.message)}`);
+  }
+  out.push("");
+  return out;
+}
+
+/** The title, the case counts (skipped cases included), verdicts and score statistics. */
+function countLines(summary: RunSummary, { paint, options }: SummaryContext) {
+  const out = [paint("bold", summary.dry_run ? "Summary (dry run)" : "Summary")];
   const parts = [`${summary.total} run`, `${summary.scored} scored`];
-  if (summary.errors.length > 0) parts.push(paint("red", `${summary.errors.length} errors`));
+  if (summary.skipped > 0) parts.push(paint("yellow", `${summary.skipped} skipped`));
+  if (summary.errors.length > 0) parts.push(paint("red", plural(summary.errors.length, "error")));
   if (summary.invalid.length > 0) parts.push(paint("red", `${summary.invalid.length} invalid`));
   if (summary.not_started > 0) parts.push(paint("yellow", `${summary.not_started} not started`));
   out.push(`  Cases:     ${parts.join(", ")}`);
+  if (summary.dry_run) out.push(dryRunLine(summary, paint));
   if (summary.interrupted) out.push(`  ${paint("yellow", "Interrupted: partial results")}`);
   const v = summary.verdicts;
   out.push(
@@ -163,7 +209,26 @@ export function renderSummary(summary: RunSummary, options: RenderSummaryOptions
     }  stdev ${fmt(s.stdev)}${gate}`,
   );
   if (summary.targets) out.push(...targetLines(summary.targets, paint));
-  if (full && summary.scored > 0) {
+  return out;
+}
+
+/** What a dry run checked and what its exit code means. */
+function dryRunLine(summary: RunSummary, paint: Paint): string {
+  const broken = summary.errors.length + summary.invalid.length;
+  if (broken === 0) {
+    return `  Dry run:   ${
+      paint("green", "every case is wired")
+    } (targets, judges, evaluators); the mock answers' verdicts are not failures`;
+  }
+  return `  Dry run:   ${
+    paint("red", `${plural(broken, "wiring problem")}`)
+  } (listed above); the mock answers' verdicts are not failures`;
+}
+
+/** The histogram, the slowest cases and the per-evaluator means, in aligned columns. */
+function detailLines(summary: RunSummary, { paint }: SummaryContext) {
+  const out: string[] = [];
+  if (summary.scored > 0) {
     out.push("  Histogram:");
     const widest = Math.max(...summary.histogram.map((b) => b.count), 1);
     for (const bin of summary.histogram) {
@@ -171,20 +236,30 @@ export function renderSummary(summary: RunSummary, options: RenderSummaryOptions
       out.push(`    ${bin.range}  ${String(bin.count).padStart(5)}${bar ? `  ${bar}` : ""}`);
     }
   }
-  if (full && summary.slowest.length > 0) {
+  if (summary.slowest.length > 0) {
     out.push("  Slowest:");
     for (const c of summary.slowest) {
       out.push(`    ${formatDuration(c.duration_ms).padStart(7)}  ${clean(c.eval_id)}`);
     }
   }
-  if (full && summary.evaluators.length > 0) {
+  if (summary.evaluators.length > 0) {
     out.push("  Evaluators:");
-    for (const e of summary.evaluators) {
-      const label = clean(e.name === e.type ? e.name : `${e.name} (${e.type})`);
-      const errs = e.errors > 0 ? paint("red", `  ${e.errors} errors`) : "";
-      out.push(`    ${label.padEnd(28)} mean ${fmt(e.mean)}  n=${e.count}${errs}`);
-    }
+    const labels = summary.evaluators.map((e) =>
+      clipToWidth(clean(e.name === e.type ? e.name : `${e.name} (${e.type})`), LABEL_COLUMNS)
+    );
+    const width = Math.max(28, ...labels.map(displayWidth));
+    summary.evaluators.forEach((e, i) => {
+      const errs = e.errors > 0 ? paint("red", `  ${plural(e.errors, "error")}`) : "";
+      const pad = " ".repeat(width - displayWidth(labels[i]));
+      out.push(`    ${labels[i]}${pad} mean ${fmt(e.mean)}  n=${e.count}${errs}`);
+    });
   }
+  return out;
+}
+
+/** Tokens, budget, cache, time and the results file. */
+function usageLines(summary: RunSummary, { paint, options }: SummaryContext) {
+  const out: string[] = [];
   if (summary.token_usage) {
     out.push(`  Tokens:    ${summary.token_usage.input} in, ${summary.token_usage.output} out`);
   }
@@ -206,5 +281,9 @@ export function renderSummary(summary: RunSummary, options: RenderSummaryOptions
   if (summary.results_path !== undefined) {
     out.push(`  Results:   ${showPath(summary.results_path, options.cwd)}`);
   }
-  return out.join("\n") + "\n";
+  return out;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
 }

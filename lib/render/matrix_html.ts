@@ -14,6 +14,7 @@ import type { ConfidenceInterval } from "../compare/statistics.ts";
 import { matrixVerdictLine, topArms } from "../compare/matrix_json.ts";
 import type { ResultRow } from "../schema/result.ts";
 import { CLIENT_CASE, CLIENT_UTIL } from "./html/_client_case.ts";
+import { CLIENT_CONVERSATION } from "./html/_client_conversation.ts";
 import { CLIENT_GRID } from "./html/_client_grid.ts";
 import { CLIENT_MATRIX, MATRIX_CSS } from "./html/_client_matrix.ts";
 import { CLIENT_SHELL } from "./html/_client_report.ts";
@@ -81,6 +82,8 @@ const SCRIPT = [
   "(function () {",
   CLIENT_UTIL,
   CLIENT_CASE,
+  // The case view draws its input and workspace diff with these.
+  CLIENT_CONVERSATION,
   CLIENT_GRID,
   CLIENT_SHELL,
   CLIENT_MATRIX,

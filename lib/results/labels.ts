@@ -11,6 +11,7 @@ import { dirname } from "node:path";
 import { type Label, LabelSchema } from "../schema/label.ts";
 import type { Diagnostic } from "../schema/eval_case.ts";
 import { forEachResultsLine, type ResultsFileLimits } from "./results_file.ts";
+import { invalidJsonLine, jsonLineColumn } from "../text/json_line_error.ts";
 
 /** Where a project keeps its labels, relative to the project root. */
 export const LABELS_FILE = ".agentv/labels.jsonl";
@@ -52,9 +53,10 @@ export function parseLabelLine(
   try {
     value = JSON.parse(text);
   } catch (error) {
-    const message = `Line ${line}: Invalid JSON (${(error as Error).message}); ` +
-      "expected one label object per line";
-    return { problem: { severity: "error", file, line, column: 1, message } };
+    const detail = (error as Error).message;
+    const message = `${invalidJsonLine(line, detail)}; expected one label object per line`;
+    const column = jsonLineColumn(detail) ?? 1;
+    return { problem: { severity: "error", file, line, column, message } };
   }
   const parsed = LabelSchema.safeParse(value);
   if (parsed.success) return { label: parsed.data };

@@ -12,6 +12,9 @@
  *   `duration_ms` from `trace_summary` when there (else `null` and 0); `attempts`: 1.
  * - `run_id`: `null`, `trial`: 0; keys the original wrote that agentv does not (such as
  *   `lm_provider_request`) are kept.
+ * - `input` (the question, as agentv's rows record it): the row's own `input` (a string is a user
+ *   message), else the chat prompt or the question of its `lm_provider_request` or
+ *   `agent_provider_request`; absent when the row has none of them.
  *
  * @module
  */
@@ -42,6 +45,30 @@ function nonBlank(value: unknown): string | null {
   return typeof value === "string" && value.trim() !== "" ? value : null;
 }
 
+/** A value as messages: a message is kept, anything else is the content of a user message. */
+function asMessages(value: unknown): Json[] {
+  const items = Array.isArray(value) ? value : [value];
+  return items.map((item) =>
+    isObject(item) && typeof item.role === "string" ? item : { role: "user", content: item }
+  );
+}
+
+/** The question of an original row as messages (see the module doc), or undefined. */
+function inputFromOriginal(value: Json): Json[] | undefined {
+  if (value.input !== undefined && value.input !== null) return asMessages(value.input);
+  for (const key of ["lm_provider_request", "agent_provider_request"]) {
+    const request = value[key];
+    if (!isObject(request)) continue;
+    if (Array.isArray(request.chat_prompt) && request.chat_prompt.length > 0) {
+      return asMessages(request.chat_prompt);
+    }
+    if (typeof request.question === "string" && request.question !== "") {
+      return asMessages(request.question);
+    }
+  }
+  return undefined;
+}
+
 function evaluatorFromOriginal(value: unknown): unknown {
   if (!isObject(value)) return value;
   const error = nonBlank(value.error);
@@ -67,12 +94,17 @@ function evaluatorFromOriginal(value: unknown): unknown {
  * ```ts
  * import assert from "node:assert/strict";
  * import { rowFromOriginal } from "./original_rows.ts";
- * const row = rowFromOriginal({ eval_id: "a", score: 0.72, target: "t", timestamp: "2025" });
+ * const row = rowFromOriginal({
+ *   eval_id: "a", score: 0.72, target: "t", timestamp: "2025",
+ *   lm_provider_request: { question: "Capital of France?" },
+ * });
  * assert.deepEqual([row.status, row.verdict, row.dataset], ["ok", "borderline", ""]);
+ * assert.deepEqual(row.input, [{ role: "user", content: "Capital of France?" }]);
  * ```
  */
 export function rowFromOriginal(value: Json): Json {
   const error = nonBlank(value.error);
+  const input = inputFromOriginal(value);
   const trace = isObject(value.trace_summary) ? value.trace_summary : null;
   const score = value.score;
   return {
@@ -96,5 +128,6 @@ export function rowFromOriginal(value: Json): Json {
     duration_ms: typeof trace?.duration_ms === "number" ? trace.duration_ms : 0,
     attempts: 1,
     error,
+    ...(input !== undefined ? { input } : {}),
   };
 }

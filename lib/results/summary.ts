@@ -136,6 +136,7 @@ export function createSummaryAccumulator(): SummaryAccumulator {
     }
   };
   let total = 0;
+  let skipped = 0;
   let anyDryRun = false;
   const integrity = { checked: 0, skipped: 0, flagged: [] as IntegrityFlag[] };
   // Per-case trial statistics (one record per case): the `trials` section when a case repeats.
@@ -159,7 +160,7 @@ export function createSummaryAccumulator(): SummaryAccumulator {
           error: r.error ?? "unknown error",
           attempts: r.attempts,
         });
-      }
+      } else if (r.status === "skipped") skipped++;
       slowest.push({ eval_id: r.eval_id, dataset: r.dataset, duration_ms: r.duration_ms, order });
       slowest.sort((a, b) => b.duration_ms - a.duration_ms || a.order - b.order);
       if (slowest.length > MAX_SLOWEST) slowest.length = MAX_SLOWEST;
@@ -192,6 +193,7 @@ export function createSummaryAccumulator(): SummaryAccumulator {
         total,
         scored: scores.length,
         errors: [...errors],
+        skipped,
         failed: [...failed],
         invalid: options.invalid ?? [],
         not_started: options.notStarted ?? 0,
@@ -352,10 +354,14 @@ export function summarizeResults(
  * several trials (a `trials` section), cases are judged instead: an error row is a failed trial
  * of its case, every case's gate verdict must not be `fail`, and a threshold applies to the mean
  * of the cases' mean scores (see `lib/results/trials.ts`). A run stopped by its budget (`budget`
- * section, `exhausted`) fails.
+ * section, `exhausted`) fails. A dry run (`dry_run`) checks the wiring, not the answers: it passes
+ * when no case errored (a target, judge or evaluator that could not be wired), whatever the
+ * mock answers scored, and ignores the threshold.
  */
 export function runPassed(summary: RunSummary, options: { threshold?: number } = {}): boolean {
   if (summary.interrupted || summary.invalid.length > 0 || summary.total === 0) return false;
+  // A dry run checks the wiring, not the answers: the mock answers' verdicts are not failures.
+  if (summary.dry_run) return summary.errors.length === 0;
   // A run its spend cap stopped (`--budget-usd`) did not run every case.
   if (summary.budget?.exhausted) return false;
   if (summary.trials) return trialsPassed(summary.trials, options.threshold);

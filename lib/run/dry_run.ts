@@ -3,14 +3,15 @@
  * deterministic mock judge.
  *
  * The mock target answers every case with the JSON text `{"answer":"Mock dry-run response"}`
- * (as the original tool does) and calls no tools. The mock judge answers every request with
- * score 1.0, one hit `dry run: mock judge`, and — for rubric prompts — marks every rubric whose
- * id is listed in the prompt (`- [id] ...` lines) as satisfied. Dry-run scores therefore test the pipeline and the
- * deterministic evaluators, not the model.
+ * (as the original tool does) and calls no tools. The mock judge answers every request as a `mock`
+ * target with `judge: true` does (`targets/mock_judge.ts`): score 1.0, every rubric listed in the
+ * prompt satisfied. Dry-run scores therefore test the wiring and the deterministic evaluators,
+ * not the model.
  *
  * @module
  */
 import type { JudgeClient } from "../scoring/types.ts";
+import { mockJudgeReply } from "../targets/mock_judge.ts";
 import type { Target, TargetRequest, TargetResponse } from "../targets/types.ts";
 
 /** The text every dry-run target returns. */
@@ -43,13 +44,7 @@ export function createDryRunTarget(name: string, options: { workers?: number } =
   };
 }
 
-/** Rubric ids listed in a judge prompt (`- [id] ...` lines, or `"id": "x"`), in order, unique. */
-export function rubricIds(text: string): string[] {
-  const ids = new Set<string>();
-  for (const m of text.matchAll(/^\s*-\s*\[([^\]\n]+)\]/gm)) ids.add(m[1].trim());
-  for (const m of text.matchAll(/"id"\s*:\s*"([^"]+)"/g)) ids.add(m[1]);
-  return [...ids];
-}
+export { rubricIds } from "../targets/mock_judge.ts";
 
 /**
  * A deterministic judge for dry runs (see the module doc for what it answers).
@@ -67,17 +62,8 @@ export function createDryRunJudge(name = "dry-run-judge"): JudgeClient {
     target: name,
     complete(request, signal) {
       if (signal.aborted) return Promise.reject(signal.reason ?? new Error("aborted"));
-      const ids = rubricIds(`${request.system}\n${request.user}`);
-      const reply = {
-        score: 1,
-        hits: ["dry run: mock judge"],
-        misses: [],
-        reasoning: "Dry run: the mock judge scores every answer 1.0",
-        checks: ids.map((id) => ({ id, satisfied: true, reasoning: "dry run" })),
-        overall_reasoning: "Dry run: the mock judge satisfies every rubric",
-      };
       return Promise.resolve({
-        text: JSON.stringify(reply),
+        text: mockJudgeReply(`${request.system}\n${request.user}`, "dry run"),
         request: { dry_run: true, target: name },
       });
     },

@@ -8,7 +8,6 @@
  * @module
  */
 import { dirname } from "node:path";
-import { missingJudgeError } from "../scoring/judge_select.ts";
 import { createJudgeClient } from "../scoring/judge_client.ts";
 import type { JudgeClient } from "../scoring/types.ts";
 import { ConfinedReadError } from "../fs/read_confined.ts";
@@ -28,7 +27,8 @@ import type { CallCache } from "./call_cache.ts";
 import { createDryRunJudge, createDryRunTarget } from "./dry_run.ts";
 import { RunConfigError, TargetUnavailableError } from "./errors.ts";
 import type { TargetResolvedEvent } from "../results/events.ts";
-import { caseEvaluators, needsJudge } from "./run_case.ts";
+import { caseJudgeNeeds, type JudgeNeeds } from "../schema/judge_needs.ts";
+import { judgeAnswers, type JudgeFacts, judgeProblem } from "../dataset/judge_wiring.ts";
 import type { ConsentGrant } from "../targets/consent.ts";
 import type { TargetNeedSource } from "./run_permission.ts";
 import type { SandboxMode } from "../schema/sandbox.ts";
@@ -383,6 +383,47 @@ export function createTargetResolver(options: TargetResolverOptions): TargetReso
     return j;
   };
 
+  // Why the judge of a case of target `name` that needs `needs` is not wired (`validate`'s
+  // check), else its name. Without a targets file (a dry run needs none) nothing is checked.
+  async function judgeWiring(set: EvalFileRef, name: string, needs: JudgeNeeds) {
+    const targetsPath = await findTargetsPath(set);
+    // (A real run has failed to bind the target then.)
+    if (targetsPath === undefined) return { judge: options.judgeTarget ?? "dry-run-judge" };
+    const file = await readTargetsFile(targetsPath, set);
+    const facts: JudgeFacts = {
+      shown: targetsPath,
+      defined: new Set(file.targets.map((t) => t.name)),
+      broken: new Map(
+        [...file.broken].map(([n, [first]]) => [n, {
+          where: first.line !== undefined ? `:${first.line}:${first.column ?? 1}` : "",
+          message: first.message,
+        }]),
+      ),
+      judges: new Map(
+        file.targets.flatMap((t) =>
+          typeof t.judge_target === "string" && t.judge_target.trim() !== ""
+            ? [[t.name, t.judge_target] as const]
+            : []
+        ),
+      ),
+      answers: new Map(file.targets.map((t) => [t.name, judgeAnswers(t)])),
+    };
+    const problem = judgeProblem(facts, name, needs, options.judgeTarget);
+    if (problem !== undefined) return { problem };
+    return { judge: options.judgeTarget ?? facts.judges.get(name)! };
+  }
+
+  // In a dry run the judge is the mock judge, once its target is known to be usable.
+  async function dryJudgeCheck(set: EvalFileRef, judgeName: string): Promise<void> {
+    const targetsPath = await findTargetsPath(set);
+    if (targetsPath === undefined) return;
+    const file = await readTargetsFile(targetsPath, set);
+    refuseBroken(file, judgeName, set);
+    if (!file.targets.some((t) => t.name === judgeName)) {
+      resolveTarget(file, judgeName, { env: {} });
+    }
+  }
+
   return {
     async bind(set, evalCase, name) {
       const key = `${set.file}\0${set.evalDir}\0${name}`;
@@ -394,19 +435,28 @@ export function createTargetResolver(options: TargetResolverOptions): TargetReso
         bindings.set(key, p);
       }
       const base = options.dryRun ? await p : { ...await p, env: await envFor(set) };
-      if (dryJudge) return { ...base, judge: dryJudge, noJudgeReason: "" };
-      const judgeName = options.judgeTarget ?? base.target.judgeTarget;
-      const wantsJudge = caseEvaluators(evalCase).some(needsJudge);
-      if (judgeName === undefined) {
-        if (!wantsJudge) return { ...base, noJudgeReason: "" };
-        const where = (await findTargetsPath(set)) ?? ".agentv/targets.yaml";
-        return { ...base, noJudgeReason: missingJudgeError(name, where).message };
+      const needs = caseJudgeNeeds(evalCase);
+      if (needs === 0) {
+        return { ...base, ...(dryJudge ? { judge: dryJudge } : {}), noJudgeReason: "" };
       }
-      if (!wantsJudge) return { ...base, noJudgeReason: "" };
-      const judge = await judgeFor(set, judgeName, [
+      // The same check as `validate`: a judge that is missing or cannot answer blocks the case
+      // before anything is called, in a dry run too.
+      const wiring = await judgeWiring(set, name, needs);
+      if (wiring.problem !== undefined) {
+        throw new TargetUnavailableError(name, wiring.problem);
+      }
+      const judgeName = wiring.judge!;
+      const failAs: [string, string] = [
         name,
         `Cannot use judge target '${judgeName}' for target '${name}'`,
-      ]);
+      ];
+      if (dryJudge) {
+        await dryJudgeCheck(set, judgeName).catch((e) => {
+          throw configError(e, ...failAs);
+        });
+        return { ...base, judge: dryJudge, noJudgeReason: "" };
+      }
+      const judge = await judgeFor(set, judgeName, failAs);
       return { ...base, judge, noJudgeReason: "" };
     },
     judge: (set, name) =>

@@ -20,22 +20,11 @@ import { type Target, TargetError, type TargetResponse } from "../targets/types.
 import type { CaseWorkspace, WorkspaceManager } from "./workspace.ts";
 import { isBudgetRefusal, skippedRow } from "./budget.ts";
 import type { SandboxMode } from "../schema/sandbox.ts";
+import { caseQuestion } from "../results/case_question.ts";
 import { type CaseGuard, withIntegrity } from "./case_guard.ts";
 import { agentLogPath, openCase, type OpenedCase, workspaceChanges } from "./case_workspace.ts";
 
 export { agentLogPath } from "./case_workspace.ts";
-
-/** Evaluator types that need a judge model. */
-const JUDGED_TYPES = new Set(["llm_judge", "rubric"]);
-
-/** Whether an evaluator (or any composite member / aggregator) needs a judge model. */
-export function needsJudge(config: EvaluatorConfig): boolean {
-  if (JUDGED_TYPES.has(config.type)) return true;
-  if (config.type === "composite") {
-    return config.aggregator.type === "llm_judge" || config.evaluators.some(needsJudge);
-  }
-  return false;
-}
 
 /** The evaluators a case runs: its list, or its default kind when the list is empty. */
 export function caseEvaluators(evalCase: EvalCase): EvaluatorConfig[] {
@@ -117,7 +106,16 @@ type RowRuntime = Pick<CaseRuntime, "now" | "targetName" | "dryRun" | "runId" | 
 
 function baseRow(evalCase: EvalCase, runtime: RowRuntime): Pick<
   ResultRow,
-  "timestamp" | "eval_id" | "dataset" | "run_id" | "trial" | "conversation_id" | "target"
+  | "timestamp"
+  | "eval_id"
+  | "dataset"
+  | "run_id"
+  | "trial"
+  | "conversation_id"
+  | "target"
+  | "input"
+  | "expected_outcome"
+  | "expected_output"
 > {
   return {
     timestamp: new Date(runtime.now()).toISOString(),
@@ -127,6 +125,8 @@ function baseRow(evalCase: EvalCase, runtime: RowRuntime): Pick<
     trial: runtime.trial,
     conversation_id: evalCase.conversation_id ?? null,
     target: runtime.targetName,
+    // The question, so a report shows it from the row alone.
+    ...caseQuestion(evalCase),
   };
 }
 

@@ -110,7 +110,8 @@ async function finishRun(
 }
 
 /**
- * The default results path: `<root>/.agentv/results/<dataset>-<UTC timestamp>.jsonl`, the
+ * The default results path: `<root>/.agentv/results/<name>-<UTC timestamp>.jsonl` (`agentv run`
+ * passes the current project and the run's name, `dataset_names.ts`), the
  * timestamp being ISO-8601 with `:` and `.` replaced by `-` (e.g. `2026-01-21T10-22-57-123Z`).
  *
  * @example

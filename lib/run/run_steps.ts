@@ -18,6 +18,7 @@ import { ConsentGrant } from "../targets/consent.ts";
 import { loadGlobs } from "../text/glob.ts";
 import { createRedactor, type Redactor } from "../text/redact.ts";
 import { noCaseCouldRun } from "./blocked_cases.ts";
+import { uniqueDatasetNames } from "./dataset_names.ts";
 import { type Budget, runBudget } from "./budget.ts";
 import type { CallCache } from "./call_cache.ts";
 import { RunConfigError, TargetUnavailableError } from "./errors.ts";
@@ -117,7 +118,10 @@ export async function prepareRun(options: RunEvalOptions): Promise<RunContext> {
     ...priorRecorderOptions(options.prior),
   });
   const emit = recorder.onEvent;
-  const sets = await loadSets({ ...options, root: given.root, verbose: given.verbose });
+  // Dataset names are unique within the run (`dataset_names.ts`).
+  const sets = uniqueDatasetNames(
+    await loadSets({ ...options, root: given.root, verbose: given.verbose }),
+  );
   const spec = await settleRunSpec(given, {
     cwd: options.cwd,
     datasets: sets.flatMap((s) => s.config ? [s.config] : []),

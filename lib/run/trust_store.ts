@@ -162,6 +162,44 @@ export async function includedGaps(root: string, record: TrustRecord): Promise<s
 }
 
 /**
+ * What changed under a root since `previous` trusted it, as `agentv trust` says when it trusts the
+ * root again: each file that changed, is new or is gone, each need not listed then, and the
+ * `--include` files that changed (empty when nothing did). Paths are relative to the root.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { retrustChanges } from "./trust_store.ts";
+ * const previous = { trusted_at: "", files: { "/d/a.yaml": "ab", "/d/old.sh": "cd" } };
+ * const now = { root: "/d", files: [{ file: "/d/a.yaml", sha256: "ef", commands: [] }] };
+ * assert.deepEqual(await retrustChanges(previous, [now]), [
+ *   "a.yaml changed since it was trusted",
+ *   "old.sh is gone since the root was trusted",
+ * ]);
+ * ```
+ */
+export async function retrustChanges(
+  previous: TrustRecord,
+  requests: readonly RunPermissionRequest[],
+): Promise<string[]> {
+  const changes: string[] = [];
+  const seen = new Set<string>();
+  for (const request of requests) {
+    const store: TrustStore = { version: 1, roots: { [request.root]: previous } };
+    changes.push(...trustGaps(store, request));
+    for (const f of request.files) seen.add(f.file);
+  }
+  const root = requests[0]?.root;
+  for (const file of Object.keys(previous.files)) {
+    if (seen.has(file)) continue;
+    const shown = root === undefined ? file : relative(root, file) || file;
+    changes.push(`${shown} is gone since the root was trusted`);
+  }
+  if (root !== undefined) changes.push(...await includedGaps(root, previous));
+  return [...new Set(changes)];
+}
+
+/**
  * Whether `store` covers a request (a `RunPermission`): every file unchanged, every need listed
  * when the root was trusted, the `--include` files unchanged.
  */

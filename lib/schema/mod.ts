@@ -62,6 +62,8 @@ export {
   type EvaluationScore,
   type EvaluatorResult,
   type OutputMessage,
+  type RecordedFile,
+  type RecordedMessage,
   type ResultRow,
   type TokenUsage,
   type TraceSummary,
@@ -73,6 +75,7 @@ export {
   type FileChangesConfig,
 } from "./evaluator_types.ts";
 export { type WorkspaceChanges } from "./workspace.ts";
+export { type JudgeNeeds } from "./judge_needs.ts";
 export { type WorkspaceRepo } from "./workspace_repo.ts";
 export {
   type Integrity,

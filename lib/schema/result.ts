@@ -7,6 +7,14 @@
 import { z } from "zod";
 import { type ToolCall, ToolCallSchema } from "./message.ts";
 import type { Assert, Same } from "./_type_check.ts";
+import { type RecordedMessage, RecordedMessageSchema } from "./recorded_message.ts";
+
+export {
+  type RecordedFile,
+  RecordedFileSchema,
+  type RecordedMessage,
+  RecordedMessageSchema,
+} from "./recorded_message.ts";
 import { type Integrity, IntegritySchema } from "./integrity.ts";
 
 /** A verdict on a score: pass >= 0.8, borderline >= 0.6, else fail. */
@@ -221,7 +229,9 @@ export const CaseStatusSchema = z.enum(["ok", "error", "skipped"]);
 /**
  * One line of a results file. Every key is present on every row agentv writes (`null` when it does
  * not apply); `output_messages` alone may be left out of the stored line when the trace is only
- * the answer (`lib/results/row_format.ts`). `dry_run` is set on `--dry-run` rows only.
+ * the answer (`lib/results/row_format.ts`). `dry_run` is set on `--dry-run` rows only. `input`,
+ * `expected_outcome` and `expected_output` are absent from rows written before agentv recorded
+ * them.
  */
 export const ResultRowSchema = z.looseObject({
   run_id: z.string().nullable(),
@@ -247,6 +257,9 @@ export const ResultRowSchema = z.looseObject({
   error: z.string().nullable(),
   cached: z.boolean().optional(),
   dry_run: z.boolean().optional(),
+  input: z.array(RecordedMessageSchema).optional(),
+  expected_outcome: z.string().optional(),
+  expected_output: z.array(RecordedMessageSchema).nullable().optional(),
   integrity: IntegritySchema.optional(),
 });
 
@@ -314,6 +327,18 @@ export interface ResultRow {
   cached?: boolean;
   /** Set on `--dry-run` rows. */
   dry_run?: boolean;
+  /**
+   * The case's input messages as sent (a file's text inline up to 16 KiB, else its size and
+   * SHA-256), so a report shows the question from the row alone; absent on older rows.
+   */
+  input?: RecordedMessage[];
+  /** What a good answer does (the case's `expected_outcome`); absent on older rows. */
+  expected_outcome?: string;
+  /**
+   * The case's expected messages (recorded as `input` is), `null` when it has none; absent on
+   * older rows.
+   */
+  expected_output?: RecordedMessage[] | null;
   /**
    * What the integrity guard found (rows of agent targets, and of cases with `integrity: on`):
    * `clean`, `flagged` (the case failed; see `findings`) or `skipped` (`integrity: off`). Absent

@@ -128,13 +128,14 @@ export const RUN_OPTIONS = {
     schema: z.string().min(1),
     flag: "out",
     value: "FILE",
-    help: "Results file (default .agentv/results/<dataset>-<timestamp>.jsonl)",
+    help: "Results file (default: the project's .agentv/results/<run>-<timestamp>.jsonl)",
     path: true,
   },
   dryRun: {
     schema: z.boolean(),
     flag: "dry-run",
-    help: "Replace every target and judge by a mock; run no command or code judge",
+    help:
+      "Check the wiring, not the answers: every target and judge is a mock, no command or code judge runs; exit 0 unless a case could not be wired",
     default: false,
     effect: "results",
     record: { key: "dry_run", schema: z.boolean() },

@@ -24,9 +24,9 @@ export interface RunSpec {
   timeoutMs?: number;
   /** Run only cases whose id matches (`--filter GLOB`). */
   filter?: string;
-  /** Results file (default .agentv/results/<dataset>-<timestamp>.jsonl) (`--out FILE`). */
+  /** Results file (default: the project's .agentv/results/<run>-<timestamp>.jsonl) (`--out FILE`). */
   out?: string;
-  /** Replace every target and judge by a mock; run no command or code judge (`--dry-run`). */
+  /** Check the wiring, not the answers: every target and judge is a mock, no command or code judge runs; exit 0 unless a case could not be wired (`--dry-run`). */
   dryRun?: boolean;
   /** Allow what the dataset asks for this once: its commands, and env values sent to its hosts (`--allow-run`). */
   allowRun?: boolean;

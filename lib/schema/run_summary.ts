@@ -87,6 +87,11 @@ export interface RunSummary {
   scored: number;
   /** Rows with status `error`, each with its reason. */
   errors: SummaryError[];
+  /**
+   * Rows with status `skipped`: every evaluator was skipped (code judges in a dry run), or the
+   * budget refused the case (0 in records written before agentv counted them).
+   */
+  skipped: number;
   /** Scored rows with a `fail` verdict, in completion order, each with its first miss. */
   failed: SummaryFailure[];
   /** Cases the loader rejected (skipped, never run): their diagnostics. */
@@ -268,6 +273,7 @@ export const RunSummarySchema = z.object({
     error: z.string(),
     attempts: z.number(),
   })),
+  skipped: z.number().default(0),
   failed: z.array(z.object({
     eval_id: z.string(),
     dataset: z.string(),

@@ -10,6 +10,9 @@ import { z } from "zod";
 /** A whole-value `${{ VAR }}` reference. */
 export const WHOLE_ENV_REF = /^\s*\$\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}\s*$/;
 
+/** A string holding a `${{ VAR }}` reference somewhere (e.g. `http://127.0.0.1:${{ PORT }}/v1`). */
+const EMBEDDED_ENV_REF = /\$\{\{\s*[A-Za-z_][A-Za-z0-9_]*\s*\}\}/;
+
 /** `file`: values may still be `${{ VAR }}` references; `resolved`: every reference substituted. */
 export type SchemaMode = "file" | "resolved";
 
@@ -74,15 +77,17 @@ export function str(what: string) {
   return z.string({ error: `${what} must be a string` });
 }
 
-/** An optional http(s) URL (or, in `file` mode, a reference). */
+/**
+ * An optional http(s) URL. In `file` mode a string holding a `${{ VAR }}` reference anywhere is
+ * accepted as written: the URL it makes is checked once the reference is substituted (`resolved`
+ * mode, when the target is created), so `http://127.0.0.1:${{ PORT }}/v1` is no error.
+ */
 export function url(mode: SchemaMode, what: string) {
   const message = `${what} must be an http(s) URL, e.g. http://127.0.0.1:8000/v1`;
-  return withEnv(
-    mode,
-    z.string({ error: message }).regex(/^https?:\/\/\S+$/i, { error: message }),
-    message,
-  )
-    .optional();
+  const shape = z.string({ error: message }).regex(/^https?:\/\/\S+$/i, { error: message });
+  if (mode === "resolved") return shape.optional();
+  const withRef = z.string({ error: message }).regex(EMBEDDED_ENV_REF, { error: message });
+  return z.union([shape, withRef], { error: message }).optional();
 }
 
 /** A mapping of names to strings, with messages naming `what`. */

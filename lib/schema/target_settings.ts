@@ -200,6 +200,7 @@ function providerShapes(mode: SchemaMode) {
         error: "response must be a string or an object",
       }).optional(),
       echo: bool(mode, "echo"),
+      judge: bool(mode, "judge"),
       delay_ms: num(mode, "delay_ms", { min: 0 }),
       tool_calls: ToolCallsSchema.optional(),
       token_usage: z.strictObject({

@@ -333,8 +333,9 @@ export async function evaluateCodeJudge(
     if (context.judge === undefined) {
       return errorOutcome(
         config.name,
-        "`target:` needs a judge target for the code judge to call, and none is configured; " +
-          "set judge_target on the evaluated target in the targets file (or pass --judge-target)",
+        "`target:` needs a judge target for the code judge to call: " +
+          (context.noJudgeReason ||
+            "none is configured; set judge_target on the evaluated target in the targets file (or pass --judge-target)"),
         extra,
       );
     }

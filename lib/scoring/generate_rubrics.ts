@@ -11,6 +11,7 @@ import { askJudge } from "./judge_reply.ts";
 import type { JudgeClient } from "./types.ts";
 import { insertYamlKeys, readYamlSequence } from "../dataset/yaml_edit.ts";
 import { unifiedDiff } from "./line_diff.ts";
+import { invalidJsonLine } from "../text/json_line_error.ts";
 
 /** System prompt of rubric generation. */
 export const GENERATE_RUBRICS_SYSTEM_PROMPT =
@@ -199,13 +200,16 @@ function yamlItems(text: string, file: string): unknown[] {
 
 /** One value per non-blank JSONL line (`undefined` for lines that are not JSON objects). */
 function jsonlItems(text: string): unknown[] {
-  return text.split("\n").filter((l) => l.trim() !== "").map((line, i) => {
+  const items: unknown[] = [];
+  text.split("\n").forEach((line, i) => {
+    if (line.trim() === "") return;
     try {
-      return JSON.parse(line);
+      items.push(JSON.parse(line));
     } catch (e) {
-      throw new Error(`Line ${i + 1}: Invalid JSON - ${(e as Error).message}`);
+      throw new Error(invalidJsonLine(i + 1, (e as Error).message));
     }
   });
+  return items;
 }
 
 function rewriteJsonl(text: string, generated: Map<number, GeneratedRubric[]>): string {

@@ -5,6 +5,7 @@
  * @module
  */
 import { AgentvError } from "../errors/agentv_error.ts";
+import { missingJudgeMessage } from "../dataset/judge_wiring.ts";
 
 /** A judge target setting that names no target, or a missing judge. */
 export class JudgeConfigError extends AgentvError {
@@ -85,8 +86,6 @@ export function selectJudgeTarget(
  */
 export function missingJudgeError(targetName: string, targetsFile?: string): JudgeConfigError {
   return new JudgeConfigError(
-    `No judge for target '${targetName}': set judge_target: <name> on target '${targetName}' in ${
-      targetsFile ?? "the targets file"
-    }, or pass --judge-target`,
+    missingJudgeMessage(targetName, targetsFile ?? "the targets file", false),
   );
 }

@@ -6,7 +6,9 @@
  * `retry_status_codes`; `retryable` here is the default for errors without a status):
  * - non-2xx → `status` set, `retryable` for 408, 429 and 5xx, `retryAfterMs` from `Retry-After`
  *   (seconds or an HTTP date) or `retry-after-ms`; the provider's error message is quoted.
- * - connection refused / reset, or a body cut off mid-read → retryable, no status.
+ * - connection refused / reset, or a body cut off mid-read → retryable, no status; the message
+ *   names the URL and the cause (`http_errors.ts`: refused, DNS, TLS, reset), and a 404 from a
+ *   URL without `/v1` says that `base_url` may need it.
  * - a 2xx body that is not JSON → retryable (gateways and overloaded servers truncate bodies; a
  *   server that always does so costs at most `max_retries` extra attempts).
  * - aborted by the signal → not retryable (the retry loop knows whether its own per-attempt
@@ -24,6 +26,7 @@
  */
 import { TargetError } from "./types.ts";
 import { redactText } from "../text/redact.ts";
+import { connectionProblem, notFoundHint, shownUrl } from "./http_errors.ts";
 
 /** Options of {@link postJson}. */
 export interface PostJsonOptions {
@@ -109,18 +112,23 @@ export async function postJson(
       signal,
     });
   } catch (error) {
-    throw fetchFailure(error, signal, label, safe);
+    throw fetchFailure(error, { signal, label, safe, url });
   }
   try {
     text = await response.text();
   } catch (error) {
-    throw fetchFailure(error, signal, label, safe, response.status);
+    throw fetchFailure(error, { signal, label, safe, url, status: response.status });
   }
   if (!response.ok) {
     const status = response.status;
     const detail = errorMessageOf(text);
+    const hint = status === 404 ? notFoundHint(url) : undefined;
     throw new TargetError(
-      safe(`${label} API returned HTTP ${status}${detail ? `: ${detail}` : ""}`),
+      safe(
+        `${label} API returned HTTP ${status}${detail ? `: ${detail}` : ""} (POST ${
+          shownUrl(url)
+        })${hint ? `; ${hint}` : ""}`,
+      ),
       {
         status,
         retryable: status === 408 || status === 429 || status >= 500,
@@ -162,7 +170,7 @@ export async function getOk(
   try {
     response = await (options.fetch ?? fetch)(url, { signal: options.signal });
   } catch (error) {
-    throw fetchFailure(error, options.signal, "Healthcheck", safe);
+    throw fetchFailure(error, { signal: options.signal, label: "Healthcheck", safe, url });
   }
   await response.body?.cancel();
   if (!response.ok) {
@@ -174,19 +182,26 @@ export async function getOk(
 
 function fetchFailure(
   error: unknown,
-  signal: AbortSignal,
-  label: string,
-  safe: (text: string) => string,
-  status?: number,
+  context: {
+    signal: AbortSignal;
+    label: string;
+    safe: (text: string) => string;
+    url: string;
+    status?: number;
+  },
 ): TargetError {
+  const { signal, label, safe, url, status } = context;
   if (signal.aborted) {
-    return new TargetError(`${label} request aborted`, { cause: signal.reason });
+    return new TargetError(`${label} request to ${shownUrl(url)} aborted`, {
+      cause: signal.reason,
+    });
   }
-  const reason = error instanceof Error ? error.message : String(error);
-  const where = status === undefined ? "" : " while reading the response body";
-  return new TargetError(safe(`${label} connection failed${where}: ${reason.split("\n")[0]}`), {
-    retryable: true,
-  });
+  const problem = status === undefined
+    ? connectionProblem(error, url)
+    : `the response body from ${shownUrl(url)} was cut off (${
+      (error instanceof Error ? error.message : String(error)).split("\n")[0]
+    })`;
+  return new TargetError(safe(`${label} connection failed: ${problem}`), { retryable: true });
 }
 
 /** The provider's own error message in an error body (OpenAI, Anthropic, Gemini shapes). */

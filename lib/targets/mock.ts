@@ -1,6 +1,7 @@
 /**
- * The `mock` provider: a fixed `response` (a string, or an object sent as JSON text), or with
- * `echo: true` the prompt back; optional `delay_ms`, `tool_calls` (emitted as an assistant message
+ * The `mock` provider: a fixed `response` (a string, or an object sent as JSON text), with
+ * `echo: true` the prompt back, or with `judge: true` a passing judge's reply to any judge request
+ * (`mock_judge.ts`); optional `delay_ms`, `tool_calls` (emitted as an assistant message
  * with `tool_calls` before the answer), `token_usage` and `cost_usd`. Used by `--dry-run` and
  * tests; honours the request's signal.
  *
@@ -9,6 +10,7 @@
 import type { MockSettings } from "../schema/targets.ts";
 import type { OutputMessage } from "../schema/result.ts";
 import type { ProviderContext, TargetCore } from "./provider_context.ts";
+import { mockJudgeReply } from "./mock_judge.ts";
 import { TargetError, type TargetRequest, type TargetResponse } from "./types.ts";
 
 /**
@@ -39,7 +41,9 @@ export function createMockTarget(settings: MockSettings, context: ProviderContex
           cause: request.signal.reason,
         });
       }
-      const text = settings.echo
+      const text = settings.judge
+        ? mockJudgeReply(request.prompt, `mock judge '${context.name}'`)
+        : settings.echo
         ? request.prompt
         : settings.response === undefined
         ? JSON.stringify({ answer: `Mock response from target '${context.name}'` })

@@ -35,6 +35,7 @@ import { TargetConfigError } from "../dataset/targets_errors.ts";
 import { createGeminiTarget } from "./gemini.ts";
 import { createGeminiCliTarget } from "./gemini_cli.ts";
 import { DEFAULT_RETRY_STATUS_CODES } from "./http.ts";
+import { httpEndpoint } from "./endpoint.ts";
 import { createMockTarget } from "./mock.ts";
 import { createOpenAITarget } from "./openai.ts";
 import { createOpencodeTarget } from "./opencode.ts";
@@ -235,6 +236,7 @@ export function createTarget(definition: TargetDefinition, options: CreateTarget
     callIdentity: () => identity ??= callIdentityOf(kind, settings, targetSecrets),
     judgeTarget: settings.judge_target as string | undefined,
     workers: settings.workers as number | undefined,
+    endpoint: httpEndpoint(kind, settings),
     retry: isAgentProvider(kind)
       ? retryPolicy({ ...settings, max_retries: settings.max_retries ?? 0 })
       : retryPolicy(settings),

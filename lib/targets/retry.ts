@@ -131,10 +131,15 @@ export async function invokeWithRetry(
     } catch (caught) {
       if (signal.aborted) throw interrupted(signal, attempt + 1);
       error = timedOut
-        ? new TargetError(`Target '${target.name}' timed out after ${formatSeconds(timeoutMs)}`, {
-          retryable: true,
-          cause: caught,
-        })
+        ? new TargetError(
+          `Target '${target.name}' timed out after ${formatSeconds(timeoutMs)}${
+            target.endpoint ? ` with no reply from ${target.endpoint}` : ""
+          }`,
+          {
+            retryable: true,
+            cause: caught,
+          },
+        )
         : toTargetError(caught);
     } finally {
       disarm?.();

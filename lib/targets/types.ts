@@ -173,6 +173,8 @@ export interface Target {
   readonly judgeTarget?: string;
   /** Cap on concurrent calls to this target. */
   readonly workers?: number;
+  /** The URL its calls go to (HTTP providers), named when a call times out. */
+  readonly endpoint?: string;
   /** Retry policy for calls to this target. */
   readonly retry: RetryPolicy;
   /**

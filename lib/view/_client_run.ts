@@ -146,6 +146,8 @@ function runPage(app) {
       el("p", null, data.groups.map((g) => link("Trend of " + g.dataset + " on " + g.target, "/trend", { dataset: g.dataset, target: g.target }, { class: "trend-link" }))),
     ]);
     startReport(data.report, {
+      // The viewer draws its own charts (with durations) under the summary.
+      charts: false,
       afterSummary: () => el("div", null, [el("div", { class: "tiles" }, [tile]), info, runCharts(rows)]),
       caseExtras: (row) => labelPanel(row, state),
     });

@@ -8,7 +8,6 @@
  */
 import { renderHtmlAppPage } from "../render/html/html_page.ts";
 import { CLIENT_CASE_HISTORY } from "./_client_case.ts";
-import { CLIENT_CHARTS } from "./_client_charts.ts";
 import { CLIENT_RUN } from "./_client_run.ts";
 import { CLIENT_VIEW } from "./_client_view.ts";
 import { VIEW_CSS } from "./_styles.ts";
@@ -33,7 +32,8 @@ const TITLES: Record<ViewPage, string> = {
   compare: "agentv view: compare",
 };
 
-const SCRIPT = [CLIENT_VIEW, CLIENT_CHARTS, CLIENT_RUN, CLIENT_CASE_HISTORY].join("\n");
+// The charts come with the report's page code (`html_page.ts`).
+const SCRIPT = [CLIENT_VIEW, CLIENT_RUN, CLIENT_CASE_HISTORY].join("\n");
 
 /**
  * The document of a page (`reviewer` is the name a label form starts with).

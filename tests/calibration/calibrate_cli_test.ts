@@ -168,7 +168,8 @@ Deno.test("calibrate says what is wrong with its inputs (exit 2)", async () => {
   await Deno.writeTextFile(labels, "{not json}\n", { append: true });
   const broken = await cli(["calibrate", out, "--labels", labels], p.dir);
   assert.equal(broken.code, 2);
-  assert.match(broken.err, /labels\.jsonl:4:1/);
+  // At the column within the line where the JSON goes wrong (after the `{`).
+  assert.match(broken.err, /labels\.jsonl:4:2: error: Line 4: Invalid JSON/);
   const flags = await cli(["calibrate", out, "--fail-below", "2"], p.dir);
   assert.equal(flags.code, 2);
   assert.match(flags.err, /--fail-below must be a κ from -1 to 1, got '2'/);

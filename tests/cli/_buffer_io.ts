@@ -36,6 +36,8 @@ export interface BufferIOOptions {
   color?: boolean;
   /** Whether stdout is a terminal (default false). */
   isTTY?: boolean;
+  /** Whether stderr is a terminal (default false). */
+  stderrIsTTY?: boolean;
   /** The environment (default empty). */
   env?: Record<string, string>;
   /** The clock: a fixed time in ms, or a function such as {@link steppingClock} (default `Date.now`). */
@@ -87,6 +89,7 @@ export function createBufferIO(options: BufferIOOptions = {}): BufferIO {
         check();
       }),
     isTTY: options.isTTY ?? false,
+    stderrIsTTY: options.stderrIsTTY ?? false,
     color: options.color ?? false,
     env: (name) => env[name],
     envAll: () => ({ ...env }),

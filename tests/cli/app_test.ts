@@ -49,7 +49,7 @@ Deno.test("runCli() shows a command's help for 'help <command>' and '<command> -
   for (const args of [["help", "validate"], ["validate", "--help"], ["validate", "-h"]]) {
     const io = createBufferIO();
     assert.equal(await runCli(args, io), 0, args.join(" "));
-    assert.match(io.out(), /Usage:\n {2}agentv validate <file\|folder\|glob>\.\.\./);
+    assert.match(io.out(), /Usage:\n {2}agentv validate \[file\|folder\|glob\]\.\.\./);
     assert.match(io.out(), /--root DIR/);
     assert.match(io.out(), /-h, --help/);
   }
@@ -83,10 +83,28 @@ Deno.test("runCli() reports a missing option value and a value given to a switch
   assert.match(extra.err(), /Option '--json' is a switch and takes no value/);
 });
 
-Deno.test("runCli() with no arguments is a usage error", async () => {
+Deno.test("runCli() with no arguments prints the help, as --help does, and exits 0", async () => {
   const io = createBufferIO();
-  assert.equal(await runCli([], io), 2);
-  assert.match(io.err(), /No command given/);
+  assert.equal(await runCli([], io), 0);
+  const help = createBufferIO();
+  assert.equal(await runCli(["--help"], help), 0);
+  assert.equal(io.out(), help.out());
+  assert.match(io.out(), /^Usage:\n {2}agentv <command>/m);
+  assert.equal(io.err(), "");
+});
+
+Deno.test("the help lists every exit code, 70 (internal error) included", async () => {
+  const io = createBufferIO();
+  await runCli(["--help"], io);
+  const text = io.out().replace(/\n/g, " ");
+  for (
+    const [code, meaning] of [["0", "ok"], ["1", "ran and failed"], ["2", "usage"], [
+      "130",
+      "interrupted",
+    ], ["70", "internal error"]]
+  ) {
+    assert.match(text, new RegExp(`\\b${code} ${meaning}`), code);
+  }
 });
 
 Deno.test("runCli() dispatches two-word commands and aliases with parsed options", async () => {

@@ -62,10 +62,10 @@ Deno.test("generate rubrics --dry-run prints the diff and leaves the file alone"
       /\n\+ {4}rubrics:\n\+ {6}- id: r1\n\+ {8}description: Explains recursion with a base case \(checked\)\n/,
     );
     assert.match(io.err(), /Generating rubrics for: evals\/dataset\.yaml \(judge: judge\)/);
-    assert.match(io.err(), /Would update 3 eval case\(s\) with generated rubrics/);
+    assert.match(io.err(), /Would update 3 eval cases with generated rubrics/);
     assert.match(
       io.err(),
-      /Skipped 2 eval case\(s\): has-rubrics \(already has rubrics\), no-outcome-yet \(no expected_outcome\)/,
+      /Skipped 2 eval cases: has-rubrics \(already has rubrics\), no-outcome-yet \(no expected_outcome\)/,
     );
     assert.equal(server.requests[0].headers.authorization, "Bearer sk-test-SECRET-123");
     assert.ok(!io.out().includes("SECRET") && !io.err().includes("SECRET"));
@@ -83,7 +83,7 @@ Deno.test("generate rubrics writes the file", async () => {
     const io = createBufferIO({ cwd: dir, env: { JUDGE_KEY: "k-123456" } });
     const code = await generateCommand.run(args(["evals/dataset.yaml"], { "allow-run": true }), io);
     assert.equal(code, 0, io.err());
-    assert.match(io.out(), /Updated 3 eval case\(s\) with generated rubrics/);
+    assert.match(io.out(), /Updated 3 eval cases with generated rubrics/);
     const after = await Deno.readTextFile(`${dir}/evals/dataset.yaml`);
     assert.match(after, /# trailing comment inside the last case\n$/);
     assert.equal(after.match(/id: r1/g)?.length, 2); // two block cases; the flow case holds JSON
@@ -124,6 +124,44 @@ Deno.test("generate rubrics: unknown --target and --judge-target names are usage
     );
     await assert.rejects(() => generateCommand.run(args([]), io), UsageError);
     assert.equal(server.requests.length, 0);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("generate rubrics: no 'has no judge_target' note when the target judges itself; when every judge call failed it says so", async () => {
+  await using server = startProviderServer("openai", {
+    fallback: { type: "status", status: 400, message: "bad request" },
+  });
+  const dir = await workspace(server.url);
+  try {
+    // The judge target is the judge itself (judge_target: judge on 'judge').
+    const targets = await Deno.readTextFile(`${dir}/.agentv/targets.yaml`);
+    await Deno.writeTextFile(
+      `${dir}/.agentv/targets.yaml`,
+      targets.replace("    max_retries: 0\n", "    max_retries: 0\n    judge_target: judge\n"),
+    );
+    const io = createBufferIO({ cwd: dir, env: { JUDGE_KEY: "k-123456" } });
+    const code = await generateCommand.run(
+      args(["evals/dataset.yaml"], { target: "judge", "allow-run": true }),
+      io,
+    );
+    assert.equal(code, 1);
+    assert.doesNotMatch(io.err(), /has no judge_target/);
+    assert.match(
+      io.out(),
+      /^No eval case updated: the judge failed for all 3 cases that needed rubrics \(errors below\)$/m,
+    );
+    assert.doesNotMatch(io.out(), /already have rubrics/);
+    assert.equal(io.err().match(/^Error: /gm)?.length, 3, io.err());
+    // Without a judge_target the target writes them itself, and the note says so.
+    await Deno.writeTextFile(`${dir}/.agentv/targets.yaml`, targets);
+    const fallback = createBufferIO({ cwd: dir, env: { JUDGE_KEY: "k-123456" } });
+    await generateCommand.run(
+      args(["evals/dataset.yaml"], { target: "judge", "allow-run": true }),
+      fallback,
+    );
+    assert.match(fallback.err(), /Note: target 'judge' has no judge_target; using it/);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -313,3 +313,27 @@ Deno.test("with --json on GitHub Actions, annotations go to stderr and stdout st
   assert.equal(JSON.parse(out).total, 3);
   assert.match(err, /^::error file=evals\/suite\.yaml,line=\d+,title=geo\/fail-1 \(default\)::/m);
 });
+
+Deno.test("agentv report given an eval file says in one line that it is not a results file (exit 2, no report)", async () => {
+  await using r = await repo();
+  for (const file of ["evals/suite.yaml", "evals/more.jsonl"]) {
+    const { code, out, err } = await cli(["report", file], r.dir);
+    assert.equal(code, 2, err);
+    assert.equal(out, "", "no report");
+    const errors = err.split("\n").filter((l) => l.startsWith("error: "));
+    assert.equal(errors.length, 1, err);
+    assert.match(
+      errors[0],
+      new RegExp(`^error: '${file}' is not a results file: it is an eval file`),
+    );
+    assert.doesNotMatch(err, /warning/, "no warning per line");
+    assert.match(err, new RegExp(`hint: run the evals first \\(agentv run ${file}\\)`));
+  }
+  await Deno.writeTextFile(r.path("notes.jsonl"), "hello\nworld\n");
+  const other = await cli(["report", "notes.jsonl"], r.dir);
+  assert.equal(other.code, 2);
+  assert.match(
+    other.err,
+    /^error: 'notes\.jsonl' is not a results file: it is a file none of whose 2 lines is a result row \(line 1: Not JSON/m,
+  );
+});

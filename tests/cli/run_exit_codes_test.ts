@@ -126,3 +126,33 @@ Deno.test("run: an invalid targets file is exit 2 with file:line:col; conversati
   const [row] = await lib(p.dir, ["evals/a.yaml"]);
   assert.equal(row.conversation_id, "conv-9");
 });
+
+Deno.test("run --dry-run checks wiring, not answers: exit 0 though the mock answers fail, 1 when a case cannot be wired; skipped cases are counted in the console and --json summaries", async () => {
+  await using p = await project({
+    ".agentv/targets.yaml": mockTargets("Paris"),
+    "evals/a.yaml": containsSuite("a", [["p1", "Paris"], ["p2", "Rome"]]) +
+      // A case graded only by a code judge: the dry run does not run it, the case is skipped.
+      "  - id: judged-by-code\n    expected_outcome: x\n    input: x\n" +
+      "    evaluators: [{type: code_judge, script: [sh, -c, exit 3]}]\n",
+  });
+  const dry = await cli(["run", "evals", "--dry-run", "--out", "d.jsonl"], p.dir);
+  assert.equal(dry.code, 0, dry.out + dry.err);
+  assert.match(dry.out, /^ {2}Cases: {5}3 run, 2 scored, 1 skipped$/m);
+  assert.match(dry.out, /^ {2}Dry run: {3}every case is wired/m);
+  const json = await cli(["run", "evals", "--dry-run", "--json", "--out", "j.jsonl"], p.dir);
+  assert.equal(json.code, 0, json.err);
+  const summary = JSON.parse(json.out);
+  assert.equal(summary.skipped, 1);
+  assert.equal(summary.verdicts.fail, 2, "the mock answer fails both contains checks");
+  // The same cases for real: the answer 'Paris' fails p2, which is a failure.
+  const real = await cli(["run", "evals", "--out", "r.jsonl", "--allow-run"], p.dir);
+  assert.equal(real.code, 1, real.out + real.err);
+  // A case whose target is not defined cannot be wired: the dry run fails.
+  await Deno.writeTextFile(
+    join(p.dir, "evals/b.yaml"),
+    containsSuite("b", [["x1", "Paris"]], "execution:\n  target: nope\n"),
+  );
+  const broken = await cli(["run", "evals", "--dry-run", "--out", "b.jsonl"], p.dir);
+  assert.equal(broken.code, 1, broken.out + broken.err);
+  assert.match(broken.out, /Dry run: {3}1 wiring problem/);
+});

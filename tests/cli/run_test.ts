@@ -145,10 +145,12 @@ Deno.test("agentv run --dry-run makes no network call and marks rows dry_run", a
       r.dir,
     );
     assert.equal(requests, 0);
-    assert.equal(code, 1); // the mock answer fails the contains checks
+    // The mock answer fails the contains checks: not a failure of a dry run, which checks wiring.
+    assert.equal(code, 0);
     const summary = JSON.parse(out);
     assert.equal(summary.dry_run, true);
     assert.equal(summary.total, 3);
+    assert.ok(summary.verdicts.fail > 0);
     const { rows } = await readResults(join(r.dir, "r.jsonl"));
     assert.ok(rows.every((x) => x.dry_run === true));
   } finally {

@@ -9,9 +9,14 @@ const TARGETS = `targets:
   - name: default
     provider: mock
     response: ok
+    judge_target: judge
   - name: fast_mock
     provider: mock
     response: ok
+    judge_target: judge
+  - name: judge
+    provider: mock
+    judge: true
 `;
 
 const SUITE = `execution:
@@ -52,7 +57,7 @@ Deno.test("validate reports a case whose target is not defined, at the case's ex
     /Case 'uses-typo': target 'fast_mok' is not defined in \.agentv\/targets\.yaml/,
   );
   assert.match(typo, /did you mean 'fast_mock'\?/);
-  assert.match(typo, /defined targets: default, fast_mock/);
+  assert.match(typo, /defined targets: default, fast_mock, judge/);
   assert.match(out, /^evals\/a\.yaml:16:15: error: Case 'uses-unknown': target 'nowhere'/m);
   assert.ok(!/uses-default/.test(out), "a defined target is not reported");
 });
@@ -106,7 +111,7 @@ Deno.test("validate fails a case whose target definition or targets file is inva
     ".agentv/targets.yaml":
       "targets:\n  - name: default\n    provider: mock\n    workers: lots\n  - name: fine\n    provider: mock\n",
     "evals/a.yaml":
-      "evalcases:\n  - id: a1\n    expected_outcome: x\n    input: hi\n  - id: a2\n    expected_outcome: x\n    input: hi\n    execution: { target: fine }\n",
+      "evalcases:\n  - id: a1\n    expected_outcome: x\n    input: hi\n  - id: a2\n    expected_outcome: x\n    input: hi\n    execution: { target: fine }\n    evaluators: [{ type: contains, value: x }]\n",
   }, { git: true });
   const { code, out } = await validate(["evals/a.yaml"], tree.dir);
   assert.equal(code, 1);

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { runCli } from "../../lib/cli/app.ts";
 import { createBufferIO, normalize, REPO_ROOT } from "./_buffer_io.ts";
+import { tempTree } from "../_helpers/temp_tree.ts";
 
 async function validate(args: string[], options: { cwd?: string; color?: boolean } = {}) {
   const io = createBufferIO(options);
@@ -141,10 +142,19 @@ Deno.test("agentv validate: a glob skips JSONL sidecars", async () => {
   );
 });
 
-Deno.test("agentv validate: usage mistakes exit 2 with a message on stderr", async () => {
-  const none = await validate([]);
+Deno.test("agentv validate with no path validates the current folder, as agentv run does", async () => {
+  const here = await validate([], { cwd: join(REPO_ROOT, "fixtures/cli/project") });
+  const named = await validate(["."], { cwd: join(REPO_ROOT, "fixtures/cli/project") });
+  assert.equal(here.code, 0, here.out + here.err);
+  assert.match(here.out, /^✓ evals\/geography\.yaml \(2 cases\)$/m);
+  assert.equal(here.out, named.out);
+  await using empty = await tempTree({ "notes.txt": "no evals here\n" });
+  const none = await validate([], { cwd: empty.dir });
   assert.equal(none.code, 2);
-  assert.match(none.err, /^error: No paths given/);
+  assert.match(none.err, /^error: No eval files \(\.yaml, \.yml, \.jsonl\) in '\.'/);
+});
+
+Deno.test("agentv validate: usage mistakes exit 2 with a message on stderr", async () => {
   const missing = await validate(["fixtures/cli/does-not-exist"]);
   assert.equal(missing.code, 2);
   assert.match(missing.err, /does-not-exist/);
@@ -161,12 +171,24 @@ Deno.test("agentv validate: usage mistakes exit 2 with a message on stderr", asy
 
 Deno.test("agentv validate loads every corpus file with the README's case counts", async () => {
   const readme = await Deno.readTextFile(join(REPO_ROOT, "fixtures/corpus/README.md"));
-  // Files whose target no reachable targets file defines (as in the original): every case is an
-  // error, as `run` records it.
+  // Files whose target no reachable targets file defines (as in the original), and files whose
+  // cases are graded by a judge their target does not name (the original let a target judge
+  // itself; agentv asks for a judge_target): every case is an error, as `run` records it.
   const unreachable = new Set([
     "features/code-judge-sdk/evals/dataset.yaml",
     "features/tool-trajectory-advanced/evals/trace-file-demo.yaml",
     "features/tool-trajectory-simple/evals/dataset.yaml",
+    "features/basic/evals/dataset.yaml",
+    "features/basic-jsonl/evals/dataset.jsonl",
+    "features/code-judge-with-llm-calls/evals/contextual-precision.yaml",
+    "features/code-judge-with-llm-calls/evals/contextual-recall.yaml",
+    "features/composite/evals/dataset.yaml",
+    "features/rubric/evals/dataset.yaml",
+    "features/weighted-evaluators/evals/dataset.yaml",
+    "showcase/cw-incident-triage/evals/dataset.yaml",
+    "showcase/psychotherapy/evals/dataset-encouragement.yaml",
+    "showcase/psychotherapy/evals/dataset-listening.yaml",
+    "showcase/psychotherapy/evals/dataset-routing.yaml",
   ]);
   const expected = [
     ...readme.matchAll(/^\| ([\w./-]+\.(?:yaml|jsonl))\b[^|]*\| \w+ \| (\d+) \|$/gm),

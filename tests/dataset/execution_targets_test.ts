@@ -10,16 +10,23 @@ import { runCli } from "../../lib/cli/app.ts";
 import { createBufferIO, normalize } from "../cli/_buffer_io.ts";
 import { dataset, line, load, loadError, yamlCase } from "./_helpers.ts";
 
+// The cases list no evaluators: the default llm_judge grades them, so each target names a judge.
 const TARGETS = `targets:
   - name: gpt
     provider: mock
     response: ok
+    judge_target: judge
   - name: claude
     provider: mock
     response: ok
+    judge_target: judge
   - name: local
     provider: mock
     response: ok
+    judge_target: judge
+  - name: judge
+    provider: mock
+    judge: true
 `;
 
 Deno.test("execution.targets: file-level list, a case's own target or list replaces it, one name is target alone", async () => {

@@ -36,7 +36,8 @@ Deno.test("validate with a many-star guideline pattern finishes against a long f
     ".agentv/config.yaml": `guideline_patterns: ["${EVIL_GLOB}"]\n`,
     [`evals/${name}`]: "notes",
     "evals/a.yaml": "evalcases:\n  - id: c1\n    expected_outcome: x\n    input:\n" +
-      `      - role: user\n        content:\n          - { type: file, value: ${name} }\n`,
+      `      - role: user\n        content:\n          - { type: file, value: ${name} }\n` +
+      "    evaluators: [{ type: contains, value: Paris }]\n",
   });
   const r = await runMainBounded(["validate", "evals"], p.dir);
   assert.equal(r.killed, false, "validate hung on a many-star guideline pattern");

@@ -74,7 +74,14 @@ Deno.test("JSONL blank lines are skipped and line numbers stay physical", async 
   } catch (e) {
     detail = (e as Error).message;
   }
-  assert.ok(error.message.includes(detail), `${error.message} should include '${detail}'`);
+  // The parser's detail and the column within line 5: never its "(line 1 column 38)".
+  const words = detail.replace(/ at position \d+.*$/, "");
+  assert.ok(
+    error.message.includes(`Line 5: Invalid JSON - ${words} (column 38)`),
+    `${error.message} should include '${words} (column 38)'`,
+  );
+  assert.doesNotMatch(error.message, /line 1 column|at position/);
+  assert.equal(error.diagnostics[0].column, 38);
   assert.equal(error.diagnostics[0].line, 5);
   assert.equal(error.diagnostics[0].severity, "error");
   const report = await validateEvalFile(ds.path("bad.jsonl"));

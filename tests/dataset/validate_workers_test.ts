@@ -13,7 +13,7 @@ import { validatePaths } from "../../lib/cli/validate.ts";
 import { tempTree } from "../_helpers/temp_tree.ts";
 
 const TARGETS =
-  "targets:\n  - name: default\n    provider: mock\n  - name: azure\n    provider: mock\n";
+  "targets:\n  - name: default\n    provider: mock\n    judge_target: j\n  - name: azure\n    provider: mock\n    judge_target: j\n  - name: j\n    provider: mock\n    judge: true\n";
 
 /** A JSONL file of `n` cases over 1 MiB: plain ones, some with an undefined target or a typo. */
 function bigJsonl(n: number): string {

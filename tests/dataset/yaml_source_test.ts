@@ -47,3 +47,14 @@ Deno.test("syntax errors carry positions; aliases are capped", async () => {
   assert.match(aliases.errors[0].message, /aliases expand too much/);
   assert.ok((await parseYamlSource("a: &x [1]\nb: [*x, *x, *x]\n")).ok);
 });
+
+Deno.test("a YAML mistake the parser reports several ways at one position is reported once there", async () => {
+  const text = "evalcases:\n  - id: a\n    input: x\n  expected_outcome: y\n - z\n";
+  const parsed = await parseYamlSource(text);
+  assert.equal(parsed.ok, false);
+  if (parsed.ok) return;
+  const positions = parsed.errors.map((e) => `${e.position?.line}:${e.position?.column}`);
+  assert.deepEqual(positions, ["4:3", "5:2"], JSON.stringify(parsed.errors));
+  // The first of the parser's words for the mistake at 5:2 is kept.
+  assert.match(parsed.errors[1].message, /^YAML syntax error: A block sequence may not be used/);
+});

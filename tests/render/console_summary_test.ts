@@ -100,18 +100,21 @@ Deno.test("failed cases from several datasets are named dataset/id, and long mis
   assert.equal(lines[2], "  ✗ beta/same-id [default]  0.000  line\\nbreak\\x1b[2J");
 });
 
-Deno.test("a quiet summary keeps to the counts: no case lists, histogram or breakdowns", () => {
+Deno.test("a quiet summary keeps to the counts and each error's reason on one line: no failed list, histogram or breakdowns", () => {
   const summary = summarizeResults([
     row("a", 1),
     row("b", 0, { misses: ["nope"] }),
-    row("c", 0, { status: "error", error: "boom" }),
+    row("c", 0, { status: "error", error: "connection refused to http://127.0.0.1:9/v1\nretry?" }),
   ], { resultsPath: "/w/out.jsonl", durationMs: 1500 });
   const quiet = renderSummary(summary, { color: false, quiet: true, cwd: "/w" });
   assert.equal(
     quiet,
     [
+      "Errors (1)",
+      "  ✗ c [default]: connection refused to http://127.0.0.1:9/v1\\nretry?",
+      "",
       "Summary",
-      "  Cases:     3 run, 2 scored, 1 errors",
+      "  Cases:     3 run, 2 scored, 1 error",
       "  Verdicts:  pass 1  borderline 0  fail 1",
       "  Score:     mean 0.500  median 0.500  min 0.000  max 1.000  stdev 0.707",
       "  Time:      1.5s",
@@ -123,4 +126,31 @@ Deno.test("a quiet summary keeps to the counts: no case lists, histogram or brea
   assert.match(full, /^Errors \(1\)$/m);
   assert.match(full, /^Failed \(1\)$/m);
   assert.match(full, /Histogram:/);
+});
+
+Deno.test("the summary counts skipped cases, says what a dry run checked, and aligns the evaluator columns", () => {
+  const skipped = row("s", 0, { status: "skipped", dry_run: true });
+  const evaluators = [
+    evaluator({ name: "tool-trajectory-check", type: "tool_trajectory" }),
+    evaluator({ name: "contains", type: "contains" }),
+  ];
+  const summary = summarizeResults([
+    row("a", 1, { dry_run: true, evaluator_results: evaluators }),
+    row("b", 0, { dry_run: true, misses: ["nope"] }),
+    skipped,
+  ]);
+  assert.equal(summary.skipped, 1);
+  const text = renderSummary(summary, { color: false });
+  assert.match(text, /^ {2}Cases: {5}3 run, 2 scored, 1 skipped$/m);
+  assert.match(text, /^ {2}Dry run: {3}every case is wired .*not failures$/m);
+  assert.match(text, /^Failed against the mock answers \(1; not failures in a dry run\)$/m);
+  const means = text.split("\n").filter((l) => /^ {4}\S.* mean [\d-]/.test(l));
+  assert.ok(means.some((l) => l.includes("tool-trajectory-check (tool_trajectory)")));
+  const columns = new Set(means.map((l) => l.indexOf(" mean ")));
+  assert.equal(columns.size, 1, means.join("\n"));
+  const broken = summarizeResults([row("e", 0, { dry_run: true, status: "error", error: "x" })]);
+  assert.match(
+    renderSummary(broken, { color: false }),
+    /Dry run: {3}1 wiring problem \(listed above\)/,
+  );
 });

@@ -96,7 +96,7 @@ Deno.test("renderSummary() shows errors, invalid cases, statistics and the resul
   const text = renderSummary(summary, { color: false, cwd: "/w", threshold: 0.8 });
   assert.match(text, /Errors \(1\)\n {2}✗ b \[default\]: boom \(2 attempts\)/);
   assert.match(text, /Invalid cases skipped \(1 problem\)\n {2}evals\/x\.yaml:3:5: bad/);
-  assert.match(text, /Cases: +2 run, 1 scored, 1 errors, 1 invalid/);
+  assert.match(text, /Cases: +2 run, 1 scored, 1 error, 1 invalid/);
   assert.match(text, /mean 1\.000 +median 1\.000 .*\(threshold 0\.8\)/);
   assert.match(text, /0\.8-1\.0 +1 /);
   assert.match(text, /Results: +\.agentv\/results\/r\.jsonl/);

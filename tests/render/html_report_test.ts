@@ -34,13 +34,19 @@ Deno.test("renderHtmlReport() page allows no network and only its own script", (
   assert.doesNotMatch(html, /(src|href)\s*=\s*["']?(https?:)?\/\//i);
 });
 
-Deno.test("renderHtmlReport() shows a row's own input and expected outcome, or the caller's", () => {
-  const withFields = makeRow(1, { input: "question?", expected_outcome: "the answer" });
+Deno.test("renderHtmlReport() shows a row's own input and expected outcome first, else the caller's", () => {
+  const withFields = makeRow(1, {
+    input: [{ role: "user", content: "question?" }],
+    expected_outcome: "the answer",
+  });
   const html = renderHtmlReport([withFields, makeRow(2)], {
-    caseDetails: (row) => row.eval_id === "case-00002" ? { input: [{ role: "user" }] } : undefined,
+    caseDetails: (row) =>
+      row.eval_id === "case-00002"
+        ? { input: [{ role: "user" }] }
+        : { input: "stale eval file", expected_outcome: "stale" },
   });
   const data = JSON.parse(/id="agentv-data">([^<]*)</.exec(html)![1]);
-  assert.equal(data.rows[0].input, "question?");
+  assert.deepEqual(data.rows[0].input, [{ role: "user", content: "question?" }]);
   assert.equal(data.rows[0].expected_outcome, "the answer");
   assert.deepEqual(data.rows[1].input, [{ role: "user" }]);
   assert.equal("expected_outcome" in data.rows[1], false);

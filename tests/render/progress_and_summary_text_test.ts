@@ -80,3 +80,24 @@ Deno.test("summary text lists errors with reasons and skipped invalid cases", as
   assert.match(text, /distinctive-crash-reason/);
   assert.match(text, /bad-one/);
 });
+
+Deno.test("progress: when stdout is not a terminal and stderr is, the live line goes to stderr and stdout gets the summary only", async () => {
+  await using p = await project({
+    ".agentv/targets.yaml": mockTargets("Paris"),
+    "evals/a.yaml": containsSuite("a", [["c1", "Paris"], ["c2", "Paris"]]),
+  });
+  const io = createBufferIO({ cwd: p.dir, stderrIsTTY: true, now: steppingClock(0, 100) });
+  io.startTimer = () => () => {};
+  io.columns = () => 100;
+  assert.equal(await runCli(["run", "evals", "--out", "o.jsonl"], io), 0, io.err());
+  assert.match(io.err(), /^Running 2 cases from 1 file/);
+  assert.ok(io.err().includes("\r2/2  pass 2 "), io.err());
+  assert.ok(io.err().includes("\x1b[K"), "the live line is redrawn in place");
+  assert.ok(!/\r|\[1\/2\]/.test(io.out()) && !io.out().includes("\x1b"), io.out());
+  assert.match(io.out(), /^Summary\n {2}Cases: {5}2 run, 2 scored$/m);
+  // Neither a terminal: one plain line per case on stdout, as before.
+  const plain = createBufferIO({ cwd: p.dir });
+  assert.equal(await runCli(["run", "evals", "--out", "o2.jsonl"], plain), 0);
+  assert.match(plain.out(), /^\[2\/2\] pass/m);
+  assert.equal(plain.err(), "");
+});

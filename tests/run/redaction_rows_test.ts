@@ -145,6 +145,10 @@ Deno.test("credential forms in answers and errors are redacted even when the key
     'Paris: curl -H "Authorization: Bearer ***" "https://h/?key=***"',
   );
   assert.equal(rows["capital-pass"].verdict, "pass");
-  assert.match(rows["capital-fail"].error ?? "", /rejected x-api-key: \*\*\*$/);
+  // The error names the URL it came from after the provider's message.
+  assert.match(
+    rows["capital-fail"].error ?? "",
+    /rejected x-api-key: \*\*\* \(POST http:\/\/127\.0\.0\.1:\d+\/v1\/chat\/completions\)$/,
+  );
   assert.equal(rows["capital-fail"].status, "error");
 });

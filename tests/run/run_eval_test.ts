@@ -182,20 +182,29 @@ Deno.test("runEval() dry run works without a targets file", async () => {
   }
 });
 
-Deno.test("runEval() makes a default llm_judge without a judge target an error naming the fix", async () => {
+Deno.test("runEval() makes a default llm_judge without a judge target an error naming the fix, before calling the target", async () => {
   await using ds = await tempDataset(
     "targets:\n  - name: default\n    provider: mock\n    response: ok\n",
   );
   const { rows, summary } = await runEval({
-    sets: [set(ds.dir, [evalCase("a", { evaluators: [] })])],
+    sets: [set(ds.dir, [evalCase("a", { evaluators: [] }), evalCase("b")])],
     env: {},
     cwd: ds.dir,
   });
-  assert.equal(rows[0].status, "error");
-  assert.equal(rows[0].evaluator_results[0].name, "llm_judge");
-  assert.match(rows[0].error!, /judge_target/);
-  assert.match(rows[0].error!, /--judge-target/);
+  const a = rows.find((r) => r.eval_id === "a")!;
+  assert.equal(a.status, "error");
+  assert.equal(a.attempts, 0, "the target is not called");
+  assert.match(a.error!, /^No judge for target 'default': the case lists no evaluators/);
+  assert.match(a.error!, /judge_target/);
+  assert.match(a.error!, /--judge-target/);
+  assert.equal(rows.find((r) => r.eval_id === "b")!.status, "ok");
   assert.equal(summary.errors.length, 1);
+  // When it is the only case, nothing could run.
+  await assert.rejects(
+    () =>
+      runEval({ sets: [set(ds.dir, [evalCase("a", { evaluators: [] })])], env: {}, cwd: ds.dir }),
+    (e) => e instanceof RunConfigError && /^No judge for target 'default'/.test(e.message),
+  );
 });
 
 Deno.test("runEval() runs only cases whose id matches the filter", async () => {

@@ -47,13 +47,24 @@ Deno.test("evaluator results have the documented shape; case score formula and v
 Deno.test("a case with no evaluators and no judge is a clear error, not a silent pass", async () => {
   await using p = await project({
     ".agentv/targets.yaml": mockTargets("anything"),
-    "evals/a.yaml": "evalcases:\n  - id: c1\n    expected_outcome: x\n    input: q\n",
+    "evals/a.yaml": "evalcases:\n  - id: c1\n    expected_outcome: x\n    input: q\n" +
+      "  - id: c2\n    expected_outcome: x\n    input: q\n    evaluators: [{type: contains, value: any}]\n",
   });
   const r = await cli(["run", "evals", "--out", "o.jsonl"], p.dir);
   assert.equal(r.code, 1);
-  const [row] = await rowsOf(join(p.dir, "o.jsonl"));
+  const [row] = (await rowsOf(join(p.dir, "o.jsonl"))).filter((row) => row.eval_id === "c1");
   assert.equal(row.status, "error");
-  assert.match(row.error ?? "", /judge/);
-  assert.equal(row.evaluator_results[0].type, "llm_judge");
-  assert.equal(row.evaluator_results[0].status, "error");
+  assert.match(
+    row.error ?? "",
+    /^No judge for target 'default': the case lists no evaluators, so llm_judge/,
+  );
+  assert.equal(row.attempts, 0, "the target is not called for a case that could not be graded");
+  // Alone, nothing could run: a configuration error (exit 2) that says the same.
+  await Deno.writeTextFile(
+    join(p.dir, "evals/a.yaml"),
+    "evalcases:\n  - id: c1\n    expected_outcome: x\n    input: q\n",
+  );
+  const alone = await cli(["run", "evals"], p.dir);
+  assert.equal(alone.code, 2, alone.out + alone.err);
+  assert.match(alone.err, /No judge for target 'default'/);
 });

@@ -247,7 +247,8 @@ Deno.test("a claude-code target in the dataset's own targets file is a command: 
     executable: ./agent.sh
     args: [--permission-mode, acceptEdits]
 `,
-    "evals/a.yaml": "evalcases:\n  - id: c1\n    expected_outcome: x\n    input: hi\n",
+    "evals/a.yaml":
+      "evalcases:\n  - id: c1\n    expected_outcome: x\n    input: hi\n    evaluators: [{type: contains, value: x}]\n",
   });
   const error = await runEval({ files: [join(p.dir, "evals")], cwd: p.dir, env: ENV }).then(
     () => undefined,

@@ -262,6 +262,7 @@ evalcases:
   - id: agent-error
     expected_outcome: anything
     input: Say hi
+    evaluators: [{type: contains, value: x}]
 `,
     );
     const { code, rows } = await run(ds);
@@ -298,6 +299,7 @@ evalcases:
   - id: slow-agent
     expected_outcome: anything
     input: Wait
+    evaluators: [{type: contains, value: x}]
 `,
       // The FIFO's folder is outside the workspace: the sandbox lets the agent write there.
       { timeout_seconds: 6, writable: [tmp.dir] },

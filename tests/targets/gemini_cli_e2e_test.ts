@@ -260,6 +260,7 @@ Deno.test({
   - id: slow-agent
     expected_outcome: anything
     input: Wait
+    evaluators: [{type: contains, value: x}]
 `,
       // Long enough for Gemini CLI to start and run the command on a busy machine.
       // The pid file's folder is outside the workspace: the sandbox lets the agent write there.

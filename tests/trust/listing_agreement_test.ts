@@ -35,6 +35,7 @@ Deno.test("validate, trust --list and a refused run list the same needs; validat
     expected_outcome: x
     input: hi
     execution: {target: remote}
+    evaluators: [{type: contains, value: x}]
 `,
     "evals/judge.ts": "export default () => ({ score: 1 });\n",
   });
@@ -73,7 +74,8 @@ Deno.test("validate, trust --list and a refused run list the same needs; validat
 Deno.test("validate of a dataset that asks for nothing prints no consent section", async () => {
   await using p = await project({
     ".agentv/targets.yaml": "targets:\n  - {name: default, provider: mock, response: hi}\n",
-    "evals/a.yaml": "evalcases:\n  - {id: c1, expected_outcome: x, input: hi}\n",
+    "evals/a.yaml":
+      "evalcases:\n  - {id: c1, expected_outcome: x, input: hi, evaluators: [{type: equals, value: hi}]}\n",
   });
   await using me = await user();
   const r = await me.agentv(["validate", "."], p.dir);

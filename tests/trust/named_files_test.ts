@@ -157,3 +157,25 @@ Deno.test("what a command writes through > or --out is not a file it names", asy
   }
   assert.equal(await exists(join(p.dir, "evals/out.txt")), true);
 });
+
+Deno.test("agentv trust again after an edit names the files that changed, appeared or went away", async () => {
+  await using p = await hostile();
+  await using me = await user({ PATH: Deno.env.get("PATH") ?? "" });
+  const first = await me.agentv(["trust", ".", "--include", "judges/lib/**"], p.dir);
+  assert.equal(first.code, 0, first.out + first.err);
+  assert.doesNotMatch(first.out, /since .* was trusted/);
+  const again = await me.agentv(["trust", ".", "--include", "judges/lib/**"], p.dir);
+  assert.match(again.out, /^Nothing changed since \. was trusted$/m);
+
+  await Deno.writeTextFile(join(p.dir, "judges/check.sh"), "touch ../EDITED_RAN\n" + CHECK);
+  await Deno.writeTextFile(join(p.dir, "judges/lib/common.sh"), ": edited\n");
+  const edited = await me.agentv(["trust", ".", "--include", "judges/lib/**"], p.dir);
+  assert.equal(edited.code, 0, edited.out + edited.err);
+  const changes = edited.out.split(/^Since \. was trusted \([^)]+\):\n/m)[1]?.split("\nTrusted")[0];
+  assert.deepEqual(changes?.trim().split("\n").map((l) => l.trim()).sort(), [
+    "judges/check.sh changed since it was trusted",
+    "judges/lib/common.sh (--include) changed since it was trusted",
+  ]);
+  // The edit is now trusted: the run goes ahead.
+  assert.notEqual((await me.agentv(["run", "evals/a.yaml", "--out", "o.jsonl"], p.dir)).code, 2);
+});

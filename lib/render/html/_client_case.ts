@@ -1,8 +1,9 @@
 /**
- * Browser code shared by the HTML pages: DOM helpers and the case view (input, expected outcome,
- * answer, the integrity guard's findings with their evidence, evaluators with hits/misses/
- * reasoning, the full trace with tool calls, and the files an agent changed in its workspace with
- * their diff). Plain JS kept
+ * Browser code shared by the HTML pages: DOM helpers and the case view (the input as a
+ * conversation, expected outcome and output, answer, the integrity guard's findings with their
+ * evidence, evaluators with hits/misses/reasoning, the full trace with tool calls, and the files
+ * an agent changed in its workspace with their diff, drawn by `_client_conversation.ts`). Plain
+ * JS kept
  * as text (it runs in the page, not in Deno). Every value from the data reaches the DOM through
  * `textContent` or `setAttribute` of a fixed attribute name; no markup is ever parsed.
  *
@@ -72,7 +73,10 @@ function has(obj, key) {
 }
 `;
 
-/** The case view: `caseView(row)` returns an element showing everything a row holds. */
+/**
+ * The case view: `caseView(row)` returns an element showing everything a row holds (needs
+ * CLIENT_UTIL and CLIENT_CONVERSATION).
+ */
 export const CLIENT_CASE = String.raw`
 function block(text, cls) {
   return el("pre", { class: "block" + (cls ? " " + cls : ""), text: text });
@@ -212,9 +216,13 @@ function caseView(row) {
     ]),
   ]);
   if (row.error) box.append(section("Error", block(String(row.error), "error"), "error-part"));
-  box.append(section("Input", valueBlock(row.input, "Input not recorded in the results file")));
-  box.append(section("Expected outcome", valueBlock(row.expected_outcome, "Expected outcome not recorded in the results file")));
-  box.append(section("Answer", block(typeof row.candidate_answer === "string" ? row.candidate_answer : pretty(row.candidate_answer)), "answer"));
+  box.append(section("Input", conversationView(row.input, "Input not recorded in the results file", "input-conversation"), "input-part"));
+  box.append(section("Expected outcome", valueBlock(row.expected_outcome, "Expected outcome not recorded in the results file"), "expected-part"));
+  if (row.expected_output !== undefined && row.expected_output !== null) {
+    box.append(section("Expected output", conversationView(row.expected_output, "No expected output", "expected-conversation"), "expected-output-part"));
+  }
+  const answer = typeof row.candidate_answer === "string" ? row.candidate_answer : pretty(row.candidate_answer);
+  box.append(section("Answer", block(answer), "answer"));
   const integrity = integrityView(row.integrity);
   if (integrity) box.append(section("Integrity", integrity, "integrity-part"));
   const results = Array.isArray(row.evaluator_results) ? row.evaluator_results : [];
@@ -240,7 +248,7 @@ function caseView(row) {
     box.append(section("Workspace changes", el("div", null, [
       ws.repo && typeof ws.repo === "object" ? el("p", { class: "muted", text: "Checked out from " + String(ws.repo.url) + " at " + String(ws.repo.commit) }) : null,
       files.length ? el("p", { class: "muted", text: files.join("; ") }) : el("p", { class: "missing", text: "No file changed" }),
-      ws.diff ? block(ws.diff, "workspace-diff") : null,
+      ws.diff ? unifiedDiffView(ws.diff, "workspace-diff") : null,
       ws.diff_truncated ? el("p", { class: "muted", text: "The diff was cut at its size cap" }) : null,
     ]), "workspace-part"));
   }

@@ -1,9 +1,12 @@
 /**
- * Browser code of the results report page: the summary, the filters (dataset, result, evaluator,
- * score range, text search), the case table and the case overlay (opened from a row or a
- * `#case-N` link). Reads the data block written by `renderHtmlReport`, or takes the same data as
- * an argument (`startReport(data, hooks)`, the local viewer's run page; `hooks.afterSummary(data)`
- * adds an element under the summary, `hooks.caseExtras(row, index)` one under a case's view).
+ * Browser code of the results report page: the summary (see `_client_report_summary.ts`), the
+ * filters (dataset, result, evaluator, score range, text search), the case table (one line per
+ * row, or with trials one per (dataset, case, target) with its pass rate, pass@k, flaky flag and
+ * the gate's verdict) and the case overlay (opened from a line or a `#case-N` link). Reads the
+ * data block written by `renderHtmlReport`, or takes the same data as an argument
+ * (`startReport(data, hooks)`, the local viewer's run page; `hooks.afterSummary(data)` adds an
+ * element under the summary, `hooks.caseExtras(row, index)` one under a case's view,
+ * `hooks.charts: false` leaves out the summary's charts).
  *
  * @module
  */
@@ -117,19 +120,10 @@ function haystack(row) {
   }
   return text;
 }
-function summaryView(data) {
+function summaryView(data, extend) {
   const rows = data.rows;
-  const counts = { pass: 0, borderline: 0, fail: 0, error: 0, skipped: 0 };
-  let sum = 0;
-  let scored = 0;
   const evaluators = new Map();
   for (const row of rows) {
-    const result = resultOf(row);
-    counts[result] = (counts[result] || 0) + 1;
-    if (row.status === "ok" && isNum(row.score)) {
-      sum += row.score;
-      scored++;
-    }
     for (const r of Array.isArray(row.evaluator_results) ? row.evaluator_results : []) {
       if (!r || r.status !== "ok" || !isNum(r.score)) continue;
       const entry = evaluators.get(String(r.name)) || { sum: 0, n: 0, fails: 0 };
@@ -139,17 +133,10 @@ function summaryView(data) {
       evaluators.set(String(r.name), entry);
     }
   }
-  const tiles = el("div", { class: "tiles", id: "summary" }, [
-    tile("Cases", rows.length, "total"),
-    tile("Pass", counts.pass, "pass"),
-    tile("Borderline", counts.borderline, "borderline"),
-    tile("Fail", counts.fail, "fail"),
-    tile("Error", counts.error, "error"),
-    counts.skipped ? tile("Skipped", counts.skipped, "skipped") : null,
-    tile("Mean score", scored ? (sum / scored).toFixed(3) : "\u2013", "mean"),
+  const tiles = el("div", { class: "tiles", id: "summary" }, (data.trial_groups ? groupTiles(data) : rowTiles(data)).concat([
     data.labels && data.labels.labels ? tile("Labelled / disagree", data.labels.labels + " / " + data.labels.disagreements, "labels") : null,
-  ]);
-  const box = el("div", { class: "summary" }, [tiles]);
+  ]));
+  const box = el("div", { class: "summary" }, [reportRunView(data), tiles, trialsLine(data), extend.charts === false ? null : reportCharts(data)]);
   if (evaluators.size > 0) {
     const body = el("tbody");
     for (const name of uniqueSorted(Array.from(evaluators.keys()))) {
@@ -175,82 +162,118 @@ function recordedLabels(data, row) {
     (i.label.label === null ? "" : String(i.label.label)) + (i.label.score === null ? "" : " score " + fmtScore(i.label.score)) +
     (i.disagrees ? " \u2260 agentv " + String(i.automatic) : "") + (i.label.note ? " \u2013 " + String(i.label.note) : "") }))));
 }
+// The table lists rows, or with trials one entry per (dataset, case, target) holding its rows.
+function reportItems(data, rows) {
+  if (!data.trial_groups) {
+    return { grouped: false, items: rows, members: (r) => [r], result: resultOf, score: (r) => r.score };
+  }
+  const groups = data.trial_groups.cases.map((g) => Object.assign({}, g, { members: g.rows.map((i) => rows[i]).filter(Boolean) }));
+  return { grouped: true, items: groups, members: (g) => g.members, result: (g) => g.verdict, score: (g) => (g.n > 0 ? g.mean : null) };
+}
+function meanOf(values) {
+  const nums = values.filter(isNum);
+  return nums.length ? nums.reduce((a, b) => a + b, 0) / nums.length : null;
+}
+function reportColumns(view, selected) {
+  const evScore = (item) => (selected.evaluator ? meanOf(view.members(item).map((r) => evaluatorScore(r, selected.evaluator))) : null);
+  const columns = [
+    { key: "eval_id", label: "Case", value: (r) => String(r.eval_id), cls: "id" },
+    { key: "dataset", label: "Dataset", value: (r) => String(r.dataset === undefined ? "" : r.dataset) },
+    { key: "target", label: "Target", value: (r) => String(r.target === undefined ? "" : r.target) },
+    { key: "result", label: view.grouped ? "Verdict (gate)" : "Result", value: (r) => RESULT_ORDER[view.result(r)] || 9, cell: (r) => badge(view.result(r)) },
+    { key: "score", label: view.grouped ? "Mean score" : "Score", value: (r) => (isNum(view.score(r)) ? view.score(r) : null), cell: (r) => fmtScore(view.score(r)), cls: "num" },
+    { key: "evaluator", label: "Evaluator score", value: evScore, cell: (r) => (selected.evaluator ? fmtScore(evScore(r)) : ""), cls: "num ev-col" },
+    { key: "duration_ms", label: view.grouped ? "Mean duration" : "Duration", value: (r) => meanOf(view.members(r).map((m) => m.duration_ms)), cell: (r) => fmtMs(meanOf(view.members(r).map((m) => m.duration_ms))), cls: "num" },
+    { key: "problem", label: "First miss / error", value: (r) => view.members(r).map(firstProblem).filter(Boolean)[0] || "", cls: "problem" },
+  ];
+  if (!view.grouped) return columns;
+  // pass@k at k = 3 (or the fewest trials a case ran, when fewer): pass@n only says "some passed".
+  const ns = view.items.map((g) => g.n).filter((n) => n > 0);
+  const k = Math.min(3, ns.length ? Math.min.apply(null, ns) : 1);
+  columns.splice(4, 0,
+    { key: "passed", label: "Passed", value: (g) => (g.n ? g.pass_rate : null), cell: (g) => g.passed + "/" + g.n, cls: "num" },
+    { key: "pass_at_k", label: "pass@" + k, value: (g) => (g.pass_at_k && isNum(g.pass_at_k[k]) ? g.pass_at_k[k] : null), cell: (g) => fmtScore(g.pass_at_k && g.pass_at_k[k]), cls: "num" },
+    { key: "flaky", label: "Flaky", value: (g) => (g.flaky ? 0 : 1), cell: (g) => (g.flaky ? el("span", { class: "flaky", text: "\u2691 flaky" }) : ""), cls: "flaky-col" });
+  return columns;
+}
+function reportFilter(view, controls) {
+  const text = controls.search.value.trim().toLowerCase();
+  const terms = text ? text.split(/\s+/) : [];
+  const ds = controls.dataset.value;
+  const res = controls.result.value;
+  const ev = controls.evaluator.value;
+  const lo = controls.min.value === "" ? null : Number(controls.min.value);
+  const hi = controls.max.value === "" ? null : Number(controls.max.value);
+  if (!(terms.length || ds || res || ev || lo !== null || hi !== null)) return null;
+  const scoreOf = ev ? (item) => meanOf(view.members(item).map((r) => evaluatorScore(r, ev))) : view.score;
+  return (item) => {
+    const members = view.members(item);
+    if (ds && String(item.dataset === undefined ? "" : item.dataset) !== ds) return false;
+    if (res === "flaky" ? !item.flaky : res && view.result(item) !== res) return false;
+    if (ev && !members.some((r) => evaluatorNames(r).indexOf(ev) >= 0)) return false;
+    if (lo !== null || hi !== null) {
+      const s = scoreOf(item);
+      if (!isNum(s) || (lo !== null && s < lo) || (hi !== null && s > hi)) return false;
+    }
+    if (terms.length) {
+      const hay = members.map(haystack).join("\n");
+      for (const term of terms) if (hay.indexOf(term) < 0) return false;
+    }
+    return true;
+  };
+}
+function reportCase(view, rows, index, extend) {
+  const item = view.items[index];
+  if (!item) return null;
+  if (view.grouped) {
+    const targets = new Set(view.items.map((g) => String(g.target)));
+    return { title: String(item.eval_id) + (targets.size > 1 ? " \u00b7 " + String(item.target) : ""), body: groupView(item, rows, extend.caseExtras) };
+  }
+  const body = caseView(item);
+  if (extend.caseExtras) body.append(extend.caseExtras(item, index));
+  return { title: String(item.eval_id) + (isNum(item.trial) && item.trial > 0 ? " #" + item.trial : ""), body: body };
+}
 function startReport(given, hooks) {
   const data = given || readData();
   const extend = hooks || {};
   if (!extend.caseExtras && data.labels) extend.caseExtras = (row) => recordedLabels(data, row) || document.createDocumentFragment();
   const rows = Array.isArray(data.rows) ? data.rows : [];
+  const view = reportItems(data, rows);
   const app = document.getElementById("app");
   document.title = data.title;
   const selected = { evaluator: "" };
-  const columns = [
-    { key: "eval_id", label: "Case", value: (r) => String(r.eval_id), cls: "id" },
-    { key: "dataset", label: "Dataset", value: (r) => String(r.dataset === undefined ? "" : r.dataset) },
-    { key: "target", label: "Target", value: (r) => String(r.target === undefined ? "" : r.target) },
-    { key: "result", label: "Result", value: (r) => RESULT_ORDER[resultOf(r)] || 9, cell: (r) => badge(resultOf(r)) },
-    { key: "score", label: "Score", value: (r) => (isNum(r.score) ? r.score : null), cell: (r) => fmtScore(r.score), cls: "num" },
-    { key: "evaluator", label: "Evaluator score", value: (r) => (selected.evaluator ? evaluatorScore(r, selected.evaluator) : null), cell: (r) => (selected.evaluator ? fmtScore(evaluatorScore(r, selected.evaluator)) : ""), cls: "num ev-col" },
-    { key: "duration_ms", label: "Duration", value: (r) => (isNum(r.duration_ms) ? r.duration_ms : null), cell: (r) => fmtMs(r.duration_ms), cls: "num" },
-    { key: "problem", label: "First miss / error", value: firstProblem, cls: "problem" },
-  ];
-  if (data.trials) columns.splice(3, 0, { key: "trial", label: "Trial", value: (r) => (isNum(r.trial) ? r.trial : null), cls: "num" });
-  const grid = createGrid({ id: "cases", columns: columns, rows: rows, noun: "case", nouns: "cases", onOpen: (i) => overlay.open(i), pageSize: 100 });
-  const overlay = createOverlay((index) => {
-    const row = rows[index];
-    if (!row) return null;
-    const body = caseView(row);
-    if (extend.caseExtras) body.append(extend.caseExtras(row, index));
-    return { title: String(row.eval_id) + (isNum(row.trial) && row.trial > 0 ? " #" + row.trial : ""), body: body };
-  });
+  const grid = createGrid({ id: "cases", columns: reportColumns(view, selected), rows: view.items, noun: "case", nouns: "cases", onOpen: (i) => overlay.open(i), pageSize: 100 });
+  grid.element.setAttribute("data-grouped", String(view.grouped));
+  const overlay = createOverlay((index) => reportCase(view, rows, index, extend));
   overlay.setNeighbours(() => grid.visible());
-  const search = el("input", { id: "search", type: "search", placeholder: "Search ids, answers, misses, errors\u2026", "aria-label": "Search", autocomplete: "off" });
-  const dataset = selectOf("filter-dataset", "Dataset", "All datasets", uniqueSorted(rows.map((r) => String(r.dataset === undefined ? "" : r.dataset))));
-  const result = selectOf("filter-result", "Result", "All results", ["pass", "borderline", "fail", "error", "skipped"]);
-  const evaluator = selectOf("filter-evaluator", "Evaluator", "All evaluators", uniqueSorted([].concat.apply([], rows.map(evaluatorNames))));
-  const min = el("input", { id: "filter-min", type: "number", min: 0, max: 1, step: 0.05, placeholder: "0", "aria-label": "Minimum score" });
-  const max = el("input", { id: "filter-max", type: "number", min: 0, max: 1, step: 0.05, placeholder: "1", "aria-label": "Maximum score" });
+  const controls = {
+    search: el("input", { id: "search", type: "search", placeholder: "Search ids, answers, misses, errors\u2026", "aria-label": "Search", autocomplete: "off" }),
+    dataset: selectOf("filter-dataset", "Dataset", "All datasets", uniqueSorted(rows.map((r) => String(r.dataset === undefined ? "" : r.dataset)))),
+    result: selectOf("filter-result", "Result", "All results", view.grouped ? ["pass", "borderline", "fail", "skipped", "flaky"] : ["pass", "borderline", "fail", "error", "skipped"]),
+    evaluator: selectOf("filter-evaluator", "Evaluator", "All evaluators", uniqueSorted([].concat.apply([], rows.map(evaluatorNames)))),
+    min: el("input", { id: "filter-min", type: "number", min: 0, max: 1, step: 0.05, placeholder: "0", "aria-label": "Minimum score" }),
+    max: el("input", { id: "filter-max", type: "number", min: 0, max: 1, step: 0.05, placeholder: "1", "aria-label": "Maximum score" }),
+  };
   const reset = el("button", { type: "button", id: "filter-reset", text: "Reset" });
   function apply() {
-    const text = search.value.trim().toLowerCase();
-    const terms = text ? text.split(/\s+/) : [];
-    const ds = dataset.value;
-    const res = result.value;
-    const ev = evaluator.value;
-    const lo = min.value === "" ? null : Number(min.value);
-    const hi = max.value === "" ? null : Number(max.value);
-    selected.evaluator = ev;
-    app.classList.toggle("with-evaluator", ev !== "");
-    const scoreOf = ev ? (r) => evaluatorScore(r, ev) : (r) => r.score;
-    const active = terms.length || ds || res || ev || lo !== null || hi !== null;
-    grid.setFilter(active ? (row) => {
-      if (ds && String(row.dataset === undefined ? "" : row.dataset) !== ds) return false;
-      if (res && resultOf(row) !== res) return false;
-      if (ev && evaluatorNames(row).indexOf(ev) < 0) return false;
-      if (lo !== null || hi !== null) {
-        const s = scoreOf(row);
-        if (!isNum(s) || (lo !== null && s < lo) || (hi !== null && s > hi)) return false;
-      }
-      if (terms.length) {
-        const hay = haystack(row);
-        for (const term of terms) if (hay.indexOf(term) < 0) return false;
-      }
-      return true;
-    } : null);
+    selected.evaluator = controls.evaluator.value;
+    app.classList.toggle("with-evaluator", selected.evaluator !== "");
+    grid.setFilter(reportFilter(view, controls));
   }
-  for (const control of [search, min, max]) control.addEventListener("input", apply);
-  for (const control of [dataset, result, evaluator]) control.addEventListener("change", apply);
+  for (const control of [controls.search, controls.min, controls.max]) control.addEventListener("input", apply);
+  for (const control of [controls.dataset, controls.result, controls.evaluator]) control.addEventListener("change", apply);
   reset.addEventListener("click", () => {
-    search.value = min.value = max.value = dataset.value = result.value = evaluator.value = "";
+    for (const key of Object.keys(controls)) controls[key].value = "";
     apply();
   });
   const sub = [data.generated_at ? "Generated " + data.generated_at : null, data.source ? "from " + data.source : null].filter(Boolean).join(" ");
   app.append(
     el("header", { class: "top" }, [el("h1", { text: data.title }), sub ? el("p", { class: "muted", text: sub }) : null]),
-    summaryView(data),
+    summaryView(data, extend),
     extend.afterSummary ? extend.afterSummary(data) : document.createDocumentFragment(),
     el("div", { class: "controls", role: "search" }, [
-      labelled("Search", search), labelled("Dataset", dataset), labelled("Result", result),
-      labelled("Evaluator", evaluator), labelled("Score \u2265", min), labelled("Score \u2264", max), reset,
+      labelled("Search", controls.search), labelled("Dataset", controls.dataset), labelled("Result", controls.result),
+      labelled("Evaluator", controls.evaluator), labelled("Score \u2265", controls.min), labelled("Score \u2264", controls.max), reset,
       grid.countElement,
     ]),
     grid.element,

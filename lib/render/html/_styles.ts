@@ -105,5 +105,38 @@ li { overflow-wrap: anywhere; }
 .side h3.side-title { border-bottom: 2px solid var(--line); padding-bottom: 4px; }
 .trials { display: flex; gap: 4px; flex-wrap: wrap; margin: 4px 0; }
 .trials button[aria-pressed="true"] { border-color: var(--accent); font-weight: 600; }
+.charts { display: flex; flex-wrap: wrap; gap: 16px; margin: 12px 0; }
+figure.chart { margin: 0; border: 1px solid var(--line); border-radius: 6px; padding: 6px 8px; }
+figure.chart figcaption { font-size: 12px; color: var(--muted); margin-bottom: 4px; }
+svg.bars { width: 360px; height: 170px; }
+svg.lines { width: 560px; height: 200px; max-width: 100%; }
+svg .axis { stroke: var(--muted); stroke-width: 1; }
+svg .grid { stroke: var(--line); stroke-width: 1; stroke-dasharray: 3 3; }
+svg .bar { fill: var(--accent); }
+svg .band { fill: var(--accent); opacity: 0.15; }
+svg .line { fill: none; stroke: var(--accent); stroke-width: 2; }
+svg .point { fill: var(--bg); stroke: var(--accent); stroke-width: 2; cursor: pointer; }
+svg .point-link:hover .point { fill: var(--accent); }
+svg .tick { fill: var(--muted); font-size: 10px; }
+svg .tick.end { text-anchor: end; }
+svg .tick.mid { text-anchor: middle; }
+svg .bar.b-pass { fill: var(--pass); }
+svg .bar.b-borderline { fill: var(--border); }
+svg .bar.b-fail { fill: var(--fail); }
+pre.diff span { display: block; }
+.diff-add { background: rgba(26, 127, 55, 0.15); }
+.diff-del { background: rgba(207, 34, 46, 0.15); }
+.diff-hunk { color: var(--accent); }
+.diff-file { font-weight: 600; }
+.diff-note { color: var(--muted); }
+.conversation .message { border-radius: 6px; background: var(--soft); padding: 6px 12px; }
+.conversation .role-user { border-left-color: var(--pass); }
+.conversation .role-system { border-left-color: var(--muted); }
+.file-seg { border: 1px solid var(--line); border-radius: 6px; padding: 4px 10px; margin: 4px 0; }
+.file-seg .file-name { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
+.run-info { border: 1px solid var(--line); border-radius: 6px; padding: 4px 12px; margin: 12px 0; }
+.run-info h2 { font-size: 15px; margin: 6px 0; }
+.flaky { color: var(--border); font-weight: 600; }
+table.passk { width: auto; margin: 6px 0; }
 @media (max-width: 900px) { .sides { grid-template-columns: 1fr; } }
 `;

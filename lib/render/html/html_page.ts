@@ -7,9 +7,12 @@
  */
 import { CLIENT_CALIBRATION } from "./_client_calibration.ts";
 import { CLIENT_CASE, CLIENT_UTIL } from "./_client_case.ts";
+import { CLIENT_CHARTS } from "./_client_charts.ts";
+import { CLIENT_CONVERSATION } from "./_client_conversation.ts";
 import { CLIENT_COMPARE } from "./_client_compare.ts";
 import { CLIENT_GRID } from "./_client_grid.ts";
 import { CLIENT_REPORT, CLIENT_SHELL } from "./_client_report.ts";
+import { CLIENT_REPORT_SUMMARY } from "./_client_report_summary.ts";
 import { renderPage } from "./_page.ts";
 import { PAGE_CSS } from "./_styles.ts";
 
@@ -32,6 +35,8 @@ function script(main: string, start: string, extra = ""): string {
     "(function () {",
     CLIENT_UTIL,
     CLIENT_CASE,
+    CLIENT_CONVERSATION,
+    CLIENT_CHARTS,
     CLIENT_GRID,
     CLIENT_SHELL,
     main,
@@ -41,14 +46,16 @@ function script(main: string, start: string, extra = ""): string {
   ].join("\n");
 }
 
+const REPORT = [CLIENT_REPORT_SUMMARY, CLIENT_REPORT].join("\n");
+
 const MAIN: Record<HtmlPageKind, string> = {
-  report: CLIENT_REPORT,
+  report: REPORT,
   compare: CLIENT_COMPARE,
   calibration: CLIENT_CALIBRATION,
 };
 
 const SCRIPTS: Record<HtmlPageKind, string> = {
-  report: script(CLIENT_REPORT, "startReport"),
+  report: script(REPORT, "startReport"),
   compare: script(CLIENT_COMPARE, "startCompare"),
   calibration: script(CLIENT_CALIBRATION, "startCalibration"),
 };

@@ -1,16 +1,27 @@
 /**
- * The HTML report of a results file: one self-contained page (inline CSS and JS, no network) with
- * a summary, a sortable, filterable, paged table of the cases and a case view with input,
- * expected outcome, answer, every evaluator's score, hits, misses and reasoning, and the full
- * trace with its tool calls.
+ * The HTML report of a results file: one self-contained page (inline CSS, JS and SVG, no network)
+ * with the run (when, targets and models, agentv version, options, totals of cost and tokens),
+ * a summary with a score histogram and per-evaluator bars, a sortable, filterable, paged table of
+ * the cases (with trials, one line per case: pass rate, pass@k, flaky, the gate's verdict) and a
+ * case view: the input as a conversation, the expected outcome and output, the answer, every
+ * evaluator's score, hits, misses and reasoning, the full trace with its tool calls, and the
+ * workspace diff.
  *
  * @module
  */
 import type { ResultRow } from "../../schema/result.ts";
+import type { RunRecord } from "../../schema/run_record.ts";
 import type { LabelAgreement } from "../../results/label_agreement.ts";
+import type { TrialsGate } from "../../results/trials.ts";
 import { renderHtmlPage } from "./html_page.ts";
+import {
+  reportData,
+  type ReportFigures,
+  type ReportRunInfo,
+  type ReportTrials,
+} from "./report_data.ts";
 
-/** What a case's eval file says, when the caller has it (results rows do not always carry it). */
+/** What a case's eval file says, for rows written before rows carried their question. */
 export interface HtmlCaseDetails {
   /** The input messages (or text) sent to the target. */
   input?: unknown;
@@ -27,13 +38,19 @@ export interface HtmlReportOptions {
   /** When the page was made, shown under the title (default: not shown, so output is stable). */
   generatedAt?: Date;
   /**
-   * Looks up a row's input and expected outcome (e.g. from its eval file). When it is not given,
-   * or returns nothing for a field, the row's own `input` / `input_messages` /
-   * `lm_provider_request.question` and `expected_outcome` / `expected_output` are shown.
+   * Looks up the input and expected outcome of a row that does not carry them (one written before
+   * rows recorded their question, e.g. from its eval file). A row's own `input` (or
+   * `input_messages`, or its request's `question`) and `expected_outcome` are shown first.
    */
   caseDetails?: (row: ResultRow) => HtmlCaseDetails | undefined;
   /** Human labels of the rows beside agentv's verdicts (a tile, and each case's labels). */
   labels?: LabelAgreement;
+  /** The run record beside the results file (the run's targets, models, version and options). */
+  runRecord?: RunRecord;
+  /** The trials gate of the case verdicts (default: the run record's, else `mean`). */
+  trialsGate?: TrialsGate;
+  /** Whether the summary draws its charts (default true; the local viewer draws its own). */
+  charts?: boolean;
 }
 
 /**
@@ -46,7 +63,6 @@ export interface HtmlReportOptions {
  * ```ts
  * import assert from "node:assert/strict";
  * import type { ResultRow } from "../../schema/result.ts";
-import type { LabelAgreement } from "../../results/label_agreement.ts";
  * import { renderHtmlReport } from "./render_html_report.ts";
  *
  * const row = {
@@ -76,12 +92,20 @@ export interface ReportPageData {
   source: string | null;
   /** When the page was made (ISO), or null. */
   generated_at: string | null;
-  /** Whether some case ran more than once (the table gets a trial column). */
+  /** Whether some case ran more than once (the table then lists cases, each with its trials). */
   trials: boolean;
   /** The rows as the page shows them (see {@link projectRow}). */
   rows: Record<string, unknown>[];
   /** Human labels and how they compare with agentv's verdicts, when given. */
   labels?: LabelAgreement;
+  /** The run the rows come from. */
+  run: ReportRunInfo;
+  /** The summary's figures (counts, histogram, evaluator means, totals of tokens and cost). */
+  figures: ReportFigures;
+  /** The trials of each (dataset, case, target) and the gate's verdict, when cases repeat. */
+  trial_groups: ReportTrials | null;
+  /** Whether the summary draws its charts. */
+  charts: boolean;
 }
 
 /**
@@ -99,20 +123,30 @@ export function reportPageData(
   rows: readonly ResultRow[],
   options: HtmlReportOptions = {},
 ): ReportPageData {
+  const data = reportData(rows, {
+    ...(options.runRecord !== undefined ? { record: options.runRecord } : {}),
+    ...(options.trialsGate !== undefined ? { gate: options.trialsGate } : {}),
+  });
   return {
     title: options.title ?? "agentv report",
     source: options.source ?? null,
     generated_at: options.generatedAt?.toISOString() ?? null,
-    trials: rows.some((row) => typeof row.trial === "number" && row.trial > 0),
+    trials: data.trials !== null,
     rows: rows.map((row) => projectRow(row, options.caseDetails)),
     ...(options.labels !== undefined ? { labels: options.labels } : {}),
+    run: data.run,
+    figures: data.figures,
+    trial_groups: data.trials,
+    charts: options.charts ?? true,
   };
 }
 
 /**
  * The part of a row the page shows: the row itself (so nothing is lost), without the judges'
- * raw requests (large, and not shown), plus `input` and `expected_outcome` when they are known.
- * Exported for the compare page, which embeds rows the same way.
+ * raw requests (large, and not shown); a row that does not carry its `input`, `expected_outcome`
+ * or `expected_output` gets them from an older field (`input_messages`, its request's question,
+ * `expected_messages`) or from `caseDetails`. Exported for the compare page, which embeds rows
+ * the same way.
  */
 export function projectRow(
   row: ResultRow,
@@ -125,12 +159,16 @@ export function projectRow(
       out[key] = value.map(stripRequests);
     } else out[key] = value;
   }
-  const details = caseDetails?.(row);
-  const input = details?.input ?? rowInput(row);
-  const expected = details?.expected_outcome ?? row.expected_outcome ?? row.expected_output ??
-    row.expected_messages;
+  const own = rowInput(row);
+  const details = own === undefined || row.expected_outcome === undefined
+    ? caseDetails?.(row)
+    : undefined;
+  const input = own ?? details?.input;
+  const expected = row.expected_outcome ?? details?.expected_outcome;
+  const expectedOutput = row.expected_output ?? row.expected_messages;
   if (input !== undefined) out.input = input;
   if (expected !== undefined) out.expected_outcome = expected;
+  if (expectedOutput !== undefined) out.expected_output = expectedOutput;
   return out;
 }
 

@@ -1,14 +1,15 @@
 /**
- * Browser code of the viewer's charts: small inline SVG drawn by agentv itself (no charting
- * library, nothing fetched): bars (a histogram, per-evaluator means) and lines over time with a
- * confidence band, whose points are links. Every label reaches the SVG through `textContent`.
+ * Browser code of the charts of the HTML report and the local viewer: small inline SVG drawn by
+ * agentv itself (no charting library, nothing fetched): bars (a histogram, per-evaluator means)
+ * and lines over time with a confidence band, whose points are links. Every label reaches the SVG
+ * through `textContent`.
  *
  * The text avoids backticks and `${` so it can live in a `String.raw` template.
  *
  * @module
  */
 
-/** The chart functions (plain JS text; needs CLIENT_UTIL and the viewer's `href`). */
+/** The chart functions (plain JS text; needs CLIENT_UTIL). */
 export const CLIENT_CHARTS = String.raw`
 const SVG_NS = "http://www.w3.org/2000/svg";
 function svgEl(tag, attrs, children) {
