@@ -6,13 +6,17 @@
  * exits with code 130 at once.
  *
  * A compiled agentv started by itself with the hidden first argument `__agentv_judge_host` is
- * the judge host that module code judges run in (`lib/scoring/module_judge_host.ts`).
+ * the judge host that module code judges run in (`lib/scoring/module_judge_host.ts`); with
+ * `__agentv_sandbox_relay` the network relay of a sandbox (`lib/targets/sandbox_relay.ts`), and
+ * with `__agentv_sandbox_forwarder` the forwarder inside one (`lib/targets/sandbox_forwarder.ts`).
  *
  * @module
  */
 import { runCli } from "./lib/cli/app.ts";
 import type { CommandIO } from "./lib/cli/command.ts";
 import { JUDGE_HOST_ARG, runJudgeHost } from "./lib/scoring/module_judge_host.ts";
+import { FORWARDER_ARG, runForwarder } from "./lib/targets/sandbox_forwarder.ts";
+import { RELAY_ARG, runRelay } from "./lib/targets/sandbox_relay.ts";
 
 const encoder = new TextEncoder();
 
@@ -79,6 +83,15 @@ async function main(): Promise<number> {
   }
 }
 
+/** The hidden modes of a compiled agentv started by itself, by first argument. */
+const MODES: Record<string, (args: string[]) => Promise<number>> = {
+  [JUDGE_HOST_ARG]: () => runJudgeHost(),
+  [RELAY_ARG]: runRelay,
+  [FORWARDER_ARG]: runForwarder,
+};
+
 if (import.meta.main) {
-  Deno.exit(Deno.args[0] === JUDGE_HOST_ARG ? await runJudgeHost() : await main());
+  const first = Deno.args[0] ?? "";
+  const mode = Object.hasOwn(MODES, first) ? MODES[first] : undefined;
+  Deno.exit(mode !== undefined ? await mode(Deno.args.slice(1)) : await main());
 }

@@ -227,6 +227,9 @@ export function createProgressReporter(options: ProgressOptions): ProgressReport
           break;
         }
         case "target_resolved":
+          for (const warning of event.warnings ?? []) {
+            line(paint("yellow", `warning: ${clean(warning)}`));
+          }
           if (options.verbose) {
             const from = event.targets_file
               ? ` from ${showPath(event.targets_file, options.cwd)}`

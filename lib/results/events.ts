@@ -47,6 +47,11 @@ export interface TargetResolvedEvent {
   model?: string;
   /** Endpoint or base URL as written in the targets file, when set. */
   endpoint?: string;
+  /**
+   * What the target said when it was made, e.g. that its agent runs without a sandbox because
+   * `bwrap` is missing (always shown).
+   */
+  warnings?: string[];
   /** Its definition, `extends:` resolved, secrets redacted (see `RunTargetRecord.settings`). */
   settings?: Record<string, unknown>;
 }

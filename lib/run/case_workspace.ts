@@ -11,8 +11,10 @@ import type { EvaluatorConfig } from "../schema/evaluator.ts";
 import type { WorkspaceChanges } from "../schema/workspace.ts";
 import type { ConsentGrant } from "../targets/consent.ts";
 import type { Target } from "../targets/types.ts";
+import type { SandboxMode } from "../schema/sandbox.ts";
+import { type SandboxPolicy, sandboxPolicy } from "../targets/sandbox_policy.ts";
 import { type CaseGuard, openCaseGuard } from "./case_guard.ts";
-import type { CaseWorkspace, WorkspaceManager } from "./workspace.ts";
+import { type CaseWorkspace, type WorkspaceManager, workspaceRepoOf } from "./workspace.ts";
 
 /** A case's workspace and guard, once opened. */
 export interface OpenedCase {
@@ -42,6 +44,25 @@ export interface OpenCaseRuntime {
   signal: AbortSignal;
   /** A dry run: no repository is fetched, checked out or set up. */
   dryRun: boolean;
+  /** The run's `--sandbox` (a repository's setup commands run in the target's sandbox, else it). */
+  sandbox?: SandboxMode;
+}
+
+/**
+ * The sandbox of a case's setup commands: its target's (an agent or `cli` target's), else the
+ * run's `--sandbox` with `network: none` (a target that starts no command); throws
+ * `SandboxUnavailableError` when the run's cannot be had.
+ */
+function setupSandbox(runtime: OpenCaseRuntime): SandboxPolicy | undefined {
+  const { target, sandbox } = runtime;
+  if (target.sandbox !== undefined || sandbox === undefined) return target.sandbox;
+  return sandboxPolicy({}, {
+    label: `The workspace_repo setup of target '${target.name}'`,
+    agent: false,
+    override: sandbox,
+    baseDir: runtime.evalDir,
+    ...(runtime.env?.PATH !== undefined ? { path: runtime.env.PATH } : {}),
+  });
 }
 
 /**
@@ -56,6 +77,8 @@ export async function openCase(
 ): Promise<OpenedCase> {
   let workspace: CaseWorkspace | undefined;
   try {
+    const setup = workspaceRepoOf(evalCase, runtime.target, runtime.evalDir)?.repo.setup ?? [];
+    const box = setup.length > 0 && !runtime.dryRun ? setupSandbox(runtime) : undefined;
     workspace = await runtime.workspaces?.open({
       evalCase,
       target: runtime.target,
@@ -66,6 +89,7 @@ export async function openCase(
       timeoutMs: runtime.timeoutMs,
       signal: runtime.signal,
       dryRun: runtime.dryRun,
+      ...(box !== undefined ? { setupSandbox: box } : {}),
     });
     const guard = await openCaseGuard({
       evalCase,

@@ -31,6 +31,7 @@ import { caseJudgeNeeds, type JudgeNeeds } from "../schema/judge_needs.ts";
 import { judgeAnswers, type JudgeFacts, judgeProblem } from "../dataset/judge_wiring.ts";
 import type { ConsentGrant } from "../targets/consent.ts";
 import type { TargetNeedSource } from "./run_permission.ts";
+import type { SandboxMode } from "../schema/sandbox.ts";
 
 /** What a case runs against. */
 export interface CaseBinding {
@@ -82,6 +83,8 @@ export interface TargetResolverOptions {
    * it, so it starts and sends only what the trust gate allowed.
    */
   consent: ConsentGrant;
+  /** The run's `--sandbox`: every target is created with it (see `targets/sandbox_policy.ts`). */
+  sandbox?: SandboxMode;
 }
 
 /** The eval-file facts the resolver needs. */
@@ -192,6 +195,8 @@ export function createTargetResolver(options: TargetResolverOptions): TargetReso
   const bindings = new Map<string, Promise<Omit<CaseBinding, "judge" | "noJudgeReason">>>();
   const judges = new Map<string, Promise<JudgeClient>>();
   const secrets = new Set<string>();
+  /** What each target said when it was made (reported once, with its `target_resolved`). */
+  const targetWarnings = new WeakMap<Target, string[]>();
   const needSources = new Map<string, TargetNeedSource & { evalDirs: string[] }>();
   const dryJudge = options.dryRun ? createDryRunJudge() : undefined;
 
@@ -244,15 +249,19 @@ export function createTargetResolver(options: TargetResolverOptions): TargetReso
     }
     const file = await readTargetsFile(targetsPath, set);
     refuseBroken(file, name, set);
+    const warnings: string[] = [];
     const target = resolveTarget(file, name, {
       env: await envFor(set),
+      onWarning: (warning) => warnings.push(warning),
       targetsFileDir: dirname(targetsPath),
       ...(options.fetch ? { fetch: options.fetch } : {}),
       // A replay calls nothing: a target's unset key variable is no error.
       ...(options.cache?.replay ? { offline: true } : {}),
       consent: options.consent,
+      ...(options.sandbox !== undefined ? { sandbox: options.sandbox } : {}),
     });
     for (const s of target.secrets) secrets.add(s);
+    targetWarnings.set(target, warnings);
     // What it starts or sends needs consent; not under `--replay`, which calls nothing.
     if ((target.needs?.length ?? 0) > 0 && !options.cache?.replay) {
       const key = `${targetsPath}\0${set.root}\0${name}`;
@@ -325,6 +334,9 @@ export function createTargetResolver(options: TargetResolverOptions): TargetReso
       ...(judgeName !== undefined ? { judge_target: judgeName } : {}),
       ...(model !== undefined ? { model } : {}),
       ...(endpoint !== undefined ? { endpoint } : {}),
+      ...((targetWarnings.get(resolved)?.length ?? 0) > 0
+        ? { warnings: targetWarnings.get(resolved) }
+        : {}),
       ...(written ? { settings: redactValue(written, [...secrets]) } : {}),
     });
     return {

@@ -19,6 +19,7 @@ import { invokeWithRetry, type RetryInfo } from "../targets/retry.ts";
 import { type Target, TargetError, type TargetResponse } from "../targets/types.ts";
 import type { CaseWorkspace, WorkspaceManager } from "./workspace.ts";
 import { isBudgetRefusal, skippedRow } from "./budget.ts";
+import type { SandboxMode } from "../schema/sandbox.ts";
 import { caseQuestion } from "../results/case_question.ts";
 import { type CaseGuard, withIntegrity } from "./case_guard.ts";
 import { agentLogPath, openCase, type OpenedCase, workspaceChanges } from "./case_workspace.ts";
@@ -86,6 +87,8 @@ export interface CaseRuntime {
   judgeHosts?: JudgeHostPool;
   /** What the run's trust gate allowed to start: code judges start only what it holds. */
   consent: ConsentGrant;
+  /** The run's `--sandbox`, for script code judges and aggregators (targets have it already). */
+  sandbox?: SandboxMode;
 }
 
 function messageOf(error: unknown): string {
@@ -246,7 +249,9 @@ async function runCaseIn(
       messages,
       guidelines,
       evalDir: runtime.evalDir,
+      root: runtime.root,
       ...(workspace !== undefined ? { cwd: workspace.path } : {}),
+      ...(workspace?.borrowed !== undefined ? { borrowed: workspace.borrowed } : {}),
       logPath: agentLogPath(runtime.root, runtime.runId, evalCase.id, runtime.trial, {
         ...(runtime.sharedCase ? { target: runtime.targetName } : {}),
       }),
@@ -339,6 +344,7 @@ async function runCaseIn(
     dryRun: runtime.dryRun,
     ...(runtime.judgeHosts !== undefined ? { judgeHosts: runtime.judgeHosts } : {}),
     consent: runtime.consent,
+    ...(runtime.sandbox !== undefined ? { sandbox: runtime.sandbox } : {}),
     runEvaluator,
     ...(workspace !== undefined ? { workspacePath: workspace.path } : {}),
     ...(changes !== undefined ? { workspaceChanges: changes } : {}),

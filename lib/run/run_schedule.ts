@@ -213,6 +213,7 @@ class Scheduler {
       workspaces: this.#workspaces,
       judgeHosts: this.#judgeHosts,
       consent: this.#bound.consent,
+      sandbox: spec.sandboxMode,
     }).then((row) => this.#finish(row)).catch((error) => {
       this.#crashed ??= { error };
     }).finally(() => {

@@ -218,6 +218,7 @@ export async function bindTargets(run: RunContext, planned: PlannedCase[]): Prom
     budget: run.budget,
     cache: run.cache,
     consent,
+    sandbox: spec.sandboxMode,
   });
   const jobs: Job[] = [];
   for (const one of planned) {

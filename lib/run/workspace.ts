@@ -16,10 +16,12 @@ import { AGENT_PROVIDERS } from "../schema/targets.ts";
 import type { WorkspaceChanges } from "../schema/workspace.ts";
 import type { Target } from "../targets/types.ts";
 import type { ConsentGrant } from "../targets/consent.ts";
+import type { SandboxPolicy } from "../targets/sandbox_policy.ts";
 import type { WorkspaceRepo } from "../schema/workspace_repo.ts";
 import { processBaseEnv } from "../targets/child_env.ts";
 import { diffWorkspace, snapshotWorkspace, type WorkspaceSnapshot } from "./workspace_diff.ts";
 import { materialiseRepo, type RepoSpec, type RepoWorkspace } from "./workspace_repo.ts";
+import { removeQuietly } from "./workspace_files.ts";
 
 /** Providers whose cases always run in a workspace (an empty one without a template). */
 export const WORKSPACE_PROVIDERS: ReadonlySet<string> = new Set(AGENT_PROVIDERS);
@@ -44,6 +46,8 @@ export interface CaseWorkspace {
   readonly template?: string;
   /** Whether the folder is kept after the case (`--keep-workspaces`). */
   readonly kept: boolean;
+  /** Folders it borrows from (a checkout's repository mirror): a sandboxed target reads them. */
+  readonly borrowed?: readonly string[];
   /** What changed since the workspace was prepared (call after the target finished). */
   changes(): Promise<WorkspaceChanges>;
   /** Deletes the folder unless kept; safe to call twice. */
@@ -82,6 +86,8 @@ export interface WorkspaceRequest {
   signal?: AbortSignal;
   /** A dry run: a repository is neither fetched nor checked out, nor set up (default false). */
   dryRun?: boolean;
+  /** The sandbox a repository's setup commands run in (the case's; absent: unsandboxed). */
+  setupSandbox?: SandboxPolicy;
 }
 
 /** Creates and removes the workspaces of one run. */
@@ -138,13 +144,15 @@ export function workspaceRepoOf(
 }
 
 /** What checking a repository out needs from the request. */
-function repoOptions(request: WorkspaceRequest) {
+function repoOptions(request: WorkspaceRequest, gitDir: string) {
   return {
     root: request.root,
+    gitDir,
     env: request.env ?? processBaseEnv(),
     timeoutMs: request.timeoutMs ?? 120_000,
     ...(request.consent !== undefined ? { consent: request.consent } : {}),
     ...(request.signal !== undefined ? { signal: request.signal } : {}),
+    ...(request.setupSandbox !== undefined ? { sandbox: { policy: request.setupSandbox } } : {}),
   };
 }
 
@@ -202,35 +210,6 @@ async function copyTree(from: string, to: string, top = from): Promise<void> {
     } else if (entry.isFile) {
       await Deno.copyFile(source, target);
     }
-  }
-}
-
-/** Makes every folder under `path` writable (an agent may leave read-only folders behind). */
-async function makeWritable(path: string): Promise<void> {
-  const info = await Deno.lstat(path);
-  if (!info.isDirectory) return;
-  await Deno.chmod(path, 0o700);
-  for await (const entry of Deno.readDir(path)) {
-    if (entry.isDirectory) await makeWritable(join(path, entry.name));
-  }
-}
-
-/**
- * Removes a folder tree; read-only folders (e.g. a Go module cache the agent filled) are made
- * writable first. Never throws: what cannot be removed stays, and the next run tries again.
- */
-async function removeQuietly(path: string): Promise<void> {
-  try {
-    await Deno.remove(path, { recursive: true });
-    return;
-  } catch (e) {
-    if (e instanceof Deno.errors.NotFound) return;
-  }
-  try {
-    await makeWritable(path);
-    await Deno.remove(path, { recursive: true });
-  } catch {
-    // Left for the next run's clean-up of stale folders.
   }
 }
 
@@ -349,13 +328,18 @@ export function createWorkspaceManager(options: WorkspaceManagerOptions): Worksp
       if (!keep) await Deno.mkdir(path);
       let snapshot: WorkspaceSnapshot;
       let checkout: RepoWorkspace | undefined;
+      // agentv's own repository of a checkout, outside it (see `privateRepo`).
+      const gitDir = repo !== undefined && request.dryRun !== true
+        ? join(await tempFolder(), `git-${++counter}`)
+        : undefined;
       try {
         if (real !== undefined) await copyTree(real, path);
-        if (repo !== undefined && request.dryRun !== true) {
-          checkout = await materialiseRepo(path, repo, repoOptions(request));
+        if (repo !== undefined && gitDir !== undefined) {
+          checkout = await materialiseRepo(path, repo, repoOptions(request, gitDir));
         }
         snapshot = await snapshotWorkspace(path);
       } catch (e) {
+        if (gitDir !== undefined) await removeQuietly(gitDir);
         if (!keep) await removeQuietly(path);
         if (e instanceof WorkspaceError) throw e;
         const what = repo !== undefined
@@ -368,6 +352,7 @@ export function createWorkspaceManager(options: WorkspaceManagerOptions): Worksp
         path,
         ...(template !== undefined ? { template } : {}),
         kept: keep,
+        ...(checkout !== undefined ? { borrowed: [checkout.mirror] } : {}),
         async changes() {
           const changes = await diffWorkspace(path, {
             ...(real !== undefined ? { before: real } : {}),
@@ -386,6 +371,7 @@ export function createWorkspaceManager(options: WorkspaceManagerOptions): Worksp
           if (disposed || keep) return;
           disposed = true;
           await removeQuietly(path);
+          if (gitDir !== undefined) await removeQuietly(gitDir);
         },
       };
     },

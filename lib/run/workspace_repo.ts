@@ -4,33 +4,24 @@
  * path of a local one) and fetched again only when the commit is missing. Each case then gets a
  * cheap checkout of its own: an empty repository that borrows the mirror's objects (git's
  * `alternates`, as `git clone --shared` does) with the commit checked out detached — no branch,
- * tag or remote of the mirror is visible in it. The setup commands run in the checkout, each
- * started from a permit of the run's consent (they are the dataset's commands), and the files as
- * they are after setup are what the agent's diff is compared with.
+ * tag or remote of the mirror is visible in it. The setup commands run in the checkout
+ * (`workspace_setup.ts`: the dataset's commands, in the case's sandbox), and the files as they
+ * are after setup are what the agent's diff is compared with. From then on agentv reads the
+ * checkout only through a bare repository of its own outside it ({@link privateRepo}), never
+ * through the checkout's `.git`, which setup and the agent may rewrite.
  *
  * @module
  */
 import { basename, join } from "node:path";
-import { setupCommands } from "../dataset/dataset_commands.ts";
 import { type RepoLocation, repoLocation } from "../dataset/workspace_settings.ts";
 import { isInside } from "../fs/resolve.ts";
 import type { WorkspaceRepo } from "../schema/workspace_repo.ts";
-import { runScript, tail } from "../scoring/script_process.ts";
-import { childEnv, processBaseEnv } from "../targets/child_env.ts";
-import { ConsentGrant, ConsentNotGivenError } from "../targets/consent.ts";
+import { tail } from "../scoring/script_process.ts";
 import { type GitRun, gitText, runGit } from "./git.ts";
+import { RepoError, runSetup, type RunSetupOptions } from "./workspace_setup.ts";
 
 /** How long a clone or fetch of a repository may take: 10 minutes. */
 const FETCH_TIMEOUT_MS = 600_000;
-
-/** A repository checkout failed: the case becomes an error row with this message. */
-export class RepoError extends Error {
-  /** Creates the error. */
-  constructor(message: string) {
-    super(message);
-    this.name = "RepoError";
-  }
-}
 
 /** Where repositories are cached, and what git runs with. */
 export interface RepoCacheOptions {
@@ -175,103 +166,72 @@ export async function checkoutCommit(
 }
 
 /**
- * The tree of the checkout as it is now (tracked and untracked files; ignored ones are left out),
- * written without touching the workspace's index or HEAD: what the agent's diff is compared with
- * after setup commands changed files.
+ * Makes agentv's own repository for reading a checkout once dataset code ran in it (its setup
+ * commands, the agent): a bare repository at `gitDir`, outside the workspace, that borrows the
+ * mirror's objects. git then never reads the workspace's `.git`, whose config that code may have
+ * rewritten to make git run a command (a clean filter, an ssh command for a lazy fetch) outside
+ * the case's sandbox.
  */
-export async function writeBaselineTree(path: string, options: RepoCacheOptions): Promise<string> {
-  const index = join(path, ".git", "agentv-baseline.index");
-  await Deno.copyFile(join(path, ".git", "index"), index);
-  try {
-    const git = (args: string[]) =>
-      runGit(["-C", path, ...args], {
-        env: options.env,
-        extraEnv: { GIT_INDEX_FILE: index },
-        ...(options.signal ? { signal: options.signal } : {}),
-      });
-    const add = await git(["add", "--all"]);
-    if (add.code !== 0) throw failed("Could not record the workspace after setup", add);
-    const tree = await git(["write-tree"]);
-    if (tree.code !== 0) throw failed("Could not record the workspace after setup", tree);
-    return gitText(tree);
-  } finally {
-    await Deno.remove(index).catch(() => {});
-  }
+export async function privateRepo(
+  gitDir: string,
+  mirror: string,
+  options: RepoCacheOptions,
+): Promise<void> {
+  const init = await runGit(["init", "--quiet", "--bare", "--template=", "--", gitDir], {
+    env: options.env,
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  if (init.code !== 0) throw failed("Could not make agentv's repository of the workspace", init);
+  await Deno.mkdir(join(gitDir, "objects", "info"), { recursive: true });
+  await Deno.writeTextFile(
+    join(gitDir, "objects", "info", "alternates"),
+    `${join(mirror, "objects")}\n`,
+  );
 }
 
 /**
- * The content of `rel` in `treeish` of the checkout at `path`, or `undefined` when it is not there
- * (cut past `maxBytes`: the diff then names the file without its lines).
+ * The tree of the checkout at `path` as it is now (the commit's files, and the untracked ones
+ * that are not ignored), written through agentv's repository `gitDir` ({@link privateRepo}): what
+ * the agent's diff is compared with after setup commands changed files.
+ */
+export async function writeBaselineTree(
+  path: string,
+  gitDir: string,
+  commit: string,
+  options: RepoCacheOptions,
+): Promise<string> {
+  const git = (args: string[]) =>
+    runGit([`--git-dir=${gitDir}`, `--work-tree=${path}`, ...args], {
+      env: options.env,
+      extraEnv: { GIT_INDEX_FILE: join(gitDir, "baseline.index") },
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+  for (const step of [["read-tree", commit], ["add", "--all"]]) {
+    const run = await git(step);
+    if (run.code !== 0) throw failed("Could not record the workspace after setup", run);
+  }
+  const tree = await git(["write-tree"]);
+  if (tree.code !== 0) throw failed("Could not record the workspace after setup", tree);
+  return gitText(tree);
+}
+
+/**
+ * The content of `rel` in `treeish`, read through agentv's repository `gitDir`
+ * ({@link privateRepo}), or `undefined` when it is not there (cut past `maxBytes`: the diff then
+ * names the file without its lines).
  */
 export async function readFromTree(
-  path: string,
+  gitDir: string,
   treeish: string,
   rel: string,
   options: RepoCacheOptions & { maxBytes: number },
 ): Promise<Uint8Array | undefined> {
-  const run = await runGit(["-C", path, "cat-file", "blob", `${treeish}:${rel}`], {
+  const run = await runGit([`--git-dir=${gitDir}`, "cat-file", "blob", `${treeish}:${rel}`], {
     env: options.env,
     maxOutputBytes: options.maxBytes + 1,
     ...(options.signal ? { signal: options.signal } : {}),
   });
   return run.code === 0 || run.cut ? run.stdout : undefined;
-}
-
-/** Options of {@link runSetup}. */
-export interface RunSetupOptions {
-  /** What the run's trust gate allowed (setup commands start only from its permits). */
-  consent?: ConsentGrant;
-  /** The run's environment (setup gets PATH, HOME, LANG, TMPDIR from it). */
-  env?: Readonly<Record<string, string>>;
-  /** Each command is killed after this many ms. */
-  timeoutMs: number;
-  /** Aborted when the run is interrupted. */
-  signal?: AbortSignal;
-}
-
-/**
- * Runs the setup commands of `repo` in the checkout at `path`, in order, each from a permit of the
- * run's consent (no shell; a scrubbed environment). The first that fails, or that the consent does
- * not hold, stops the case with a {@link RepoError} saying which and why.
- */
-export async function runSetup(
-  path: string,
-  repo: WorkspaceRepo,
-  options: RunSetupOptions,
-): Promise<void> {
-  for (const { need } of setupCommands(repo)) {
-    let permit;
-    try {
-      permit = (options.consent ?? ConsentGrant.everything()).permit(need);
-    } catch (e) {
-      if (e instanceof ConsentNotGivenError) throw new RepoError(e.message);
-      throw e;
-    }
-    const run = await runScript(permit, {
-      cwd: path,
-      stdin: "",
-      timeoutMs: options.timeoutMs,
-      ...(options.signal ? { signal: options.signal } : {}),
-      env: childEnv(options.env ?? processBaseEnv()),
-      clearEnv: true,
-    });
-    const shown = JSON.stringify(need.command.slice(0, 200));
-    if (run.aborted) throw new RepoError("interrupted");
-    if (run.spawnError !== undefined) {
-      throw new RepoError(`Setup command ${shown} could not start: ${run.spawnError}`);
-    }
-    if (run.timedOut || run.code !== 0) {
-      const how = run.timedOut
-        ? `timed out after ${options.timeoutMs}ms and was killed`
-        : `exited with code ${run.code}`;
-      const err = run.stderr.trim() || run.stdout.trim();
-      throw new RepoError(
-        `Setup command ${shown} of workspace_repo ${how}${
-          err === "" ? "" : `: ${tail(err, 2000)}`
-        }`,
-      );
-    }
-  }
 }
 
 /** A `workspace_repo` as a case or target names it, with the folder its `url` is relative to. */
@@ -286,6 +246,8 @@ export interface RepoSpec {
 export interface RepoWorkspace {
   /** What the row records: the URL as written and the commit. */
   record: { url: string; commit: string };
+  /** The mirror the checkout borrows its objects from (`git` in the checkout reads it). */
+  mirror: string;
   /** The content of a file as it was after setup (what the agent's diff compares with). */
   readBefore(rel: string, maxBytes: number): Promise<Uint8Array | undefined>;
 }
@@ -296,6 +258,11 @@ export interface MaterialiseRepoOptions extends Omit<RunSetupOptions, "env"> {
   root: string;
   /** The run's environment (git and the setup commands take their variables from it). */
   env: Readonly<Record<string, string>>;
+  /**
+   * An empty or missing folder outside the workspace for agentv's own repository of it
+   * ({@link privateRepo}); the caller removes it with the workspace.
+   */
+  gitDir: string;
 }
 
 /** The checked location of a repository: a local one by its real path, inside the root. */
@@ -350,11 +317,19 @@ export async function materialiseRepo(
   };
   const mirror = await prepareMirror(source, cache);
   await checkoutCommit(path, mirror, source.commit, cache);
+  await privateRepo(options.gitDir, mirror, cache);
   const setup = spec.repo.setup ?? [];
-  if (setup.length > 0) await runSetup(path, spec.repo, options);
-  const baseline = setup.length > 0 ? await writeBaselineTree(path, cache) : source.commit;
+  if (setup.length > 0) {
+    const sandbox = options.sandbox && { ...options.sandbox, mirror };
+    await runSetup(path, spec.repo, { ...options, ...(sandbox ? { sandbox } : {}) });
+  }
+  const baseline = setup.length > 0
+    ? await writeBaselineTree(path, options.gitDir, source.commit, cache)
+    : source.commit;
   return {
     record: { url: spec.repo.url, commit: source.commit },
-    readBefore: (rel, maxBytes) => readFromTree(path, baseline, rel, { ...cache, maxBytes }),
+    mirror,
+    readBefore: (rel, maxBytes) =>
+      readFromTree(options.gitDir, baseline, rel, { ...cache, maxBytes }),
   };
 }

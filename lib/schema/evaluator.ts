@@ -28,6 +28,7 @@ import {
   RegexSchema,
 } from "./evaluator_answer_checks.ts";
 import { FileChangesSchema } from "./file_changes.ts";
+import { sandboxShape } from "./sandbox.ts";
 import type { Assert, Same } from "./_type_check.ts";
 import {
   type Aggregator,
@@ -81,6 +82,7 @@ export const AggregatorSchema = z.discriminatedUnion("type", [
     path: z.string().min(1).optional(),
     script: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).optional(),
     cwd: z.string().optional(),
+    ...sandboxShape(),
   }),
   z.strictObject({
     type: z.literal("llm_judge"),

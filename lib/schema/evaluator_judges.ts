@@ -9,6 +9,7 @@ import { z } from "zod";
 import type { Assert, Same } from "./_type_check.ts";
 import { evaluatorCommon, nonNegative, withName } from "./evaluator_common.ts";
 import type { CodeJudgeConfig, LlmJudgeConfig, Rubric, RubricConfig } from "./evaluator_types.ts";
+import { sandboxShape } from "./sandbox.ts";
 
 const common = evaluatorCommon;
 
@@ -63,7 +64,7 @@ export const EnvNamesSchema = z.array(
 
 /**
  * `code_judge`: a TS/JS `module` run in a permission-limited worker, or a `script` reading a JSON
- * payload on stdin and printing a JSON score.
+ * payload on stdin and printing a JSON score (in a sandbox with `sandbox:`, see `sandbox.ts`).
  */
 export const CodeJudgeSchema = z.looseObject({
   type: z.literal("code_judge"),
@@ -87,6 +88,7 @@ export const CodeJudgeSchema = z.looseObject({
   }).min(16, { error: "max_memory_mb must be at least 16" }).max(65536, {
     error: "max_memory_mb must be at most 65536",
   }).optional(),
+  ...sandboxShape(),
 }).superRefine((v, ctx) => {
   if ((v.script === undefined) === (v.module === undefined)) {
     ctx.addIssue({

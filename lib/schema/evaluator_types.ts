@@ -7,6 +7,7 @@
  */
 
 import type { ExpectedFileChange } from "./file_changes.ts";
+import type { SandboxSettings } from "./sandbox.ts";
 export type { ExpectedFileChange, FileChangeKind } from "./file_changes.ts";
 
 /**
@@ -92,7 +93,7 @@ export interface RubricConfig extends EvaluatorBase {
 }
 
 /** `code_judge`: a script scoring the answer; extra keys are passed to it as `config`. */
-export interface CodeJudgeConfig extends EvaluatorBase {
+export interface CodeJudgeConfig extends EvaluatorBase, SandboxSettings {
   /** Always `code_judge`. */
   type: "code_judge";
   /**
@@ -276,7 +277,7 @@ export type Aggregator =
     script?: string | string[];
     /** Working folder. */
     cwd?: string;
-  }
+  } & SandboxSettings
   | {
     /** A judge combines the member results. */
     type: "llm_judge";

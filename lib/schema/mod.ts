@@ -57,6 +57,7 @@ export {
   type ToolTrajectoryConfig,
 } from "./evaluator_types.ts";
 export { type TargetDefinition, type TargetsFile } from "./targets.ts";
+export { type NetworkMode, type SandboxMode, type SandboxSettings } from "./sandbox.ts";
 export {
   type EvaluationScore,
   type EvaluatorResult,

@@ -39,6 +39,7 @@ import {
 import type { RunCommandValues, RunSpec } from "./run_spec_types.ts";
 import { type TrialsGate, TrialsGateSchema } from "./trials.ts";
 import { MAX_TRIALS, TargetListSchema } from "./eval_file.ts";
+import { SANDBOX_MODES, sandboxModeText } from "./sandbox.ts";
 
 export type { RunCommandValues, RunSpec };
 
@@ -145,6 +146,16 @@ export const RUN_OPTIONS = {
     help:
       "Allow what the dataset asks for this once: its commands, and env values sent to its hosts",
     default: false,
+  },
+  // `sandboxMode`: runEval's `sandbox` says where eval files are loaded.
+  sandboxMode: {
+    schema: z.enum(SANDBOX_MODES),
+    flag: "sandbox",
+    value: "KIND",
+    help: "Sandbox of every agent, cli target and script code judge: none, bubblewrap or docker",
+    effect: "results", // a sandbox can make a tool call fail that would pass without it
+    record: { key: "sandbox", schema: since(nullable(z.enum(SANDBOX_MODES))) },
+    parse: sandboxModeText,
   },
   keepWorkspaces: {
     schema: z.boolean(),

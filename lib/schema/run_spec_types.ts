@@ -30,6 +30,8 @@ export interface RunSpec {
   dryRun?: boolean;
   /** Allow what the dataset asks for this once: its commands, and env values sent to its hosts (`--allow-run`). */
   allowRun?: boolean;
+  /** Sandbox of every agent, cli target and script code judge: none, bubblewrap or docker (`--sandbox KIND`). */
+  sandboxMode?: "none" | "bubblewrap" | "docker";
   /** Keep each case's workspace in .agentv/workspaces/<run_id>/<case> (default: deleted) (`--keep-workspaces`). */
   keepWorkspaces?: boolean;
   /** Pass when there is no error and the mean score >= X (instead of no fail) (`--threshold X`). */
@@ -88,6 +90,8 @@ export interface RunOptionsRecord {
   filter: string | null;
   /** `--dry-run`. */
   dry_run: boolean;
+  /** `--sandbox`; absent in older records. */
+  sandbox?: "none" | "bubblewrap" | "docker" | null;
   /** `--threshold`. */
   threshold: number | null;
   /** `--root`. */

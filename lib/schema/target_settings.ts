@@ -21,6 +21,7 @@ import {
   stringMap,
   url,
 } from "./target_setting_values.ts";
+import { sandboxShape } from "./sandbox.ts";
 
 /** Placeholders a CLI `command_template` may use. */
 export const CLI_PLACEHOLDERS = [
@@ -88,13 +89,15 @@ function httpShape(mode: SchemaMode) {
 
 /**
  * Settings of agent CLI targets (`codex`, `claude-code`, `gemini-cli`, `qwen-code`,
- * `copilot-cli`, `opencode`, `pi`): the executable, model, extra arguments, a system prompt, the time limit and the
- * environment names passed through.
+ * `copilot-cli`, `opencode`, `pi`): the executable, model, the model endpoint (`base_url`, handed to
+ * each CLI its own way), extra arguments, a system prompt, the time limit, the environment names
+ * passed through and the sandbox (`sandbox.ts`).
  */
 function agentShape(mode: SchemaMode) {
   return {
     executable: str("executable").min(1, { error: "executable must not be empty" }).optional(),
     model: str("model").optional(),
+    base_url: url(mode, "base_url"),
     args: z.array(z.string({ error: "args entries must be strings" }), {
       error: "args must be a list of strings, e.g. [--sandbox, workspace-write]",
     }).optional(),
@@ -107,6 +110,7 @@ function agentShape(mode: SchemaMode) {
       },
     ).optional(),
     max_output_bytes: num(mode, "max_output_bytes", { int: true, min: 1, max: 1024 * 1024 * 1024 }),
+    ...sandboxShape(),
   };
 }
 
@@ -175,6 +179,7 @@ function providerShapes(mode: SchemaMode) {
         error:
           "env must be a list of variable names passed on from the environment, or a mapping of names to values",
       }).optional(),
+      ...sandboxShape(),
     }),
     codex: () => ({ ...common(), ...agentShape(mode) }),
     "claude-code": () => ({
@@ -185,11 +190,11 @@ function providerShapes(mode: SchemaMode) {
         error: "allowed_tools must be a list of tool names, e.g. [Bash, Edit, Read]",
       }).optional(),
     }),
-    "gemini-cli": () => ({ ...common(), ...agentShape(mode), base_url: url(mode, "base_url") }),
-    "qwen-code": () => ({ ...common(), ...agentShape(mode), base_url: url(mode, "base_url") }),
-    "copilot-cli": () => ({ ...common(), ...agentShape(mode), base_url: url(mode, "base_url") }),
-    opencode: () => ({ ...common(), ...agentShape(mode), base_url: url(mode, "base_url") }),
-    pi: () => ({ ...common(), ...agentShape(mode), base_url: url(mode, "base_url") }),
+    "gemini-cli": () => ({ ...common(), ...agentShape(mode) }),
+    "qwen-code": () => ({ ...common(), ...agentShape(mode) }),
+    "copilot-cli": () => ({ ...common(), ...agentShape(mode) }),
+    opencode: () => ({ ...common(), ...agentShape(mode) }),
+    pi: () => ({ ...common(), ...agentShape(mode) }),
     mock: () => ({
       ...common(),
       response: z.union([z.string(), z.record(z.string(), z.unknown()), z.array(z.unknown())], {

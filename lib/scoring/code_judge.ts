@@ -13,7 +13,9 @@ import { errorOutcome, scoredOutcome } from "./outcome.ts";
 import { childEnv, processBaseEnv } from "../targets/child_env.ts";
 import type { CodeJudgePayload } from "./code_judge_types.ts";
 import { judgeModulePath, resolveJudgeModule, runModuleJudge } from "./module_judge.ts";
-import { runScript, type ScriptRun, tail } from "./script_process.ts";
+import { type ScriptRun, tail } from "./script_process.ts";
+import { runJudgeScript } from "./judge_sandbox.ts";
+import { SANDBOX_KEYS } from "../schema/sandbox.ts";
 import { stripAnsi } from "../text/strip_ansi.ts";
 import { JudgeHostPool } from "./judge_host_pool.ts";
 import { evaluatorCommand } from "../dataset/dataset_commands.ts";
@@ -23,6 +25,7 @@ import type { EvaluationContext, EvaluatorOutcome } from "./types.ts";
 
 /** Config keys that drive the evaluator itself; every other key is passed on as `config`. */
 const OWN_KEYS = new Set([
+  ...SANDBOX_KEYS,
   "name",
   "type",
   "weight",
@@ -288,7 +291,8 @@ export function permitFor(
  * (required number, clamped to [0, 1]), `hits`, `misses`, `reasoning`, `details`; the verdict
  * comes from the score. Scripts see a scrubbed environment (PATH, HOME, LANG, TMPDIR and the
  * names listed under `env`); with `target:` a script may call the judge target through a
- * loopback proxy (`AGENTV_TARGET_PROXY_URL` / `_TOKEN` in its env).
+ * loopback proxy (`AGENTV_TARGET_PROXY_URL` / `_TOKEN` in its env). With `sandbox:` (or the run's
+ * `--sandbox`) a script runs sandboxed (`judge_sandbox.ts`).
  *
  * @example
  * ```ts ignore
@@ -346,13 +350,18 @@ export async function evaluateCodeJudge(
   if (context.workspacePath !== undefined) own.AGENTV_WORKSPACE_PATH = context.workspacePath;
   let run: ScriptRun;
   try {
-    run = await runScript(permitted, {
+    run = await runJudgeScript(permitted, {
       cwd,
       stdin: payload,
       timeoutMs,
       signal: context.signal,
       env: childEnv(context.env ?? processBaseEnv(listed), listed, own),
       clearEnv: true,
+    }, {
+      label: `Code judge '${config.name}'`,
+      settings: config,
+      context,
+      ...(proxy !== undefined ? { proxyUrl: proxy.url } : {}),
     });
   } finally {
     if (proxy !== undefined) {

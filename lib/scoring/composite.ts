@@ -15,7 +15,8 @@ import { judgeError } from "./judge_reply.ts";
 import { gradeFreeform } from "./llm_judge.ts";
 import { childEnv, processBaseEnv } from "../targets/child_env.ts";
 import { DRY_RUN_SKIP, skippedOutcome } from "./outcome.ts";
-import { runScript, tail } from "./script_process.ts";
+import { tail } from "./script_process.ts";
+import { runJudgeScript } from "./judge_sandbox.ts";
 import type { EvaluationContext, EvaluatorOutcome } from "./types.ts";
 import { clampScore, scoreToVerdict } from "./verdict.ts";
 
@@ -173,14 +174,14 @@ async function codeAggregate(
   if ("error" in cwd) return fail(cwd.error);
   request.cwd = cwd.path;
   const payload = JSON.stringify({ results: resultsByName(members, true) }, null, 2);
-  const run = await runScript(permitted, {
+  const run = await runJudgeScript(permitted, {
     cwd: cwd.path,
     stdin: payload,
     timeoutMs: context.timeoutMs,
     signal: context.signal,
     env: context.env !== undefined ? childEnv(context.env) : processBaseEnv(),
     clearEnv: true,
-  });
+  }, { label: `Code aggregator of '${composite.name}'`, settings: aggregator, context });
   const stderr = run.stderr.trim() === "" ? "" : `: ${tail(run.stderr.trim(), 2000)}`;
   if (run.spawnError !== undefined) {
     return fail(`Code aggregator could not start '${argv[0]}': ${run.spawnError}`);

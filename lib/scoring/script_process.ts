@@ -5,6 +5,7 @@
  * @module
  */
 import type { CommandPermit } from "../targets/consent.ts";
+import { type SandboxedStart, startArgv } from "../targets/sandbox_start.ts";
 
 /** How a script run ended. */
 export interface ScriptRun {
@@ -38,6 +39,11 @@ export interface RunScriptOptions {
   env?: Record<string, string>;
   /** Start from an empty environment: the script sees only `env` (default false). */
   clearEnv?: boolean;
+  /**
+   * Runs the script inside this open sandbox (`targets/sandbox_launch.ts`, opened for the
+   * permit's argv): its argv and environment replace the script's; `stop` is called on a kill.
+   */
+  sandbox?: SandboxedStart;
 }
 
 const STDOUT_CAP = 4 * 1024 * 1024;
@@ -84,14 +90,15 @@ export async function runScript(
   permit: CommandPermit,
   options: RunScriptOptions,
 ): Promise<ScriptRun> {
-  const argv = permit.argv;
   const posix = Deno.build.os !== "windows";
   let child: Deno.ChildProcess;
   try {
+    const argv = startArgv(options.sandbox, permit.argv);
+    const env = options.sandbox?.env ?? options.env;
     child = new Deno.Command(argv[0], {
       args: argv.slice(1),
       cwd: options.cwd,
-      ...(options.env !== undefined ? { env: options.env } : {}),
+      ...(env !== undefined ? { env: { ...env } } : {}),
       ...(options.clearEnv ? { clearEnv: true } : {}),
       stdin: "piped",
       stdout: "piped",
@@ -118,10 +125,12 @@ export async function runScript(
   let aborted = false;
   const timer = setTimeout(() => {
     timedOut = true;
+    options.sandbox?.stop();
     killAll();
   }, options.timeoutMs);
   const onAbort = () => {
     aborted = true;
+    options.sandbox?.stop();
     killAll();
   };
   if (options.signal?.aborted) onAbort();

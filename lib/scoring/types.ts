@@ -8,6 +8,7 @@ import type { EvaluatorConfig } from "../schema/evaluator.ts";
 import type { EvaluatorResult, OutputMessage, TokenUsage, TraceSummary } from "../schema/result.ts";
 import type { WorkspaceChanges } from "../schema/workspace.ts";
 import type { ConsentGrant } from "../targets/consent.ts";
+import type { SandboxMode } from "../schema/sandbox.ts";
 
 /** A request to a judge model. */
 export interface JudgeRequest {
@@ -117,6 +118,10 @@ export interface EvaluationContext {
    * absent (an evaluator a library caller runs itself), everything is allowed.
    */
   consent?: ConsentGrant;
+  /** The run's `--sandbox`: replaces the `sandbox` setting of script code judges and aggregators. */
+  sandbox?: SandboxMode;
+  /** Folder for a sandbox's private folder (default the OS temp folder). */
+  tempDir?: string;
   /** Runs another evaluator (composite members); provided by the evaluator registry. */
   runEvaluator: (config: EvaluatorConfig, context: EvaluationContext) => Promise<EvaluatorResult>;
 }

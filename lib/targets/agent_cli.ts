@@ -16,6 +16,7 @@
  */
 import { dirname } from "node:path";
 import { drain, signalTree, STDERR_TAIL_BYTES, trackProcessGroup } from "./shell.ts";
+import { type SandboxedStart, startArgv } from "./sandbox_start.ts";
 
 /** Default cap on an agent's stdout: 64 MiB (past it the agent is killed). */
 export const DEFAULT_AGENT_OUTPUT_BYTES = 64 * 1024 * 1024;
@@ -44,6 +45,11 @@ export interface AgentRunSpec {
   maxOutputBytes?: number;
   /** Grace period between SIGTERM and SIGKILL, in ms (default 2000). */
   killGraceMs?: number;
+  /**
+   * Starts it inside this open sandbox (`sandbox_launch.ts`): its argv (ending with `command`
+   * and `args`) and environment; its `stop` is called when the agent is killed.
+   */
+  sandbox?: SandboxedStart;
 }
 
 /** How an agent run ended. */
@@ -92,10 +98,11 @@ export async function runAgentCli(
   const marker = crypto.randomUUID();
   let child: Deno.ChildProcess;
   try {
-    child = new Deno.Command(spec.command, {
-      args: spec.args,
+    const [program, ...args] = startArgv(spec.sandbox, [spec.command, ...spec.args]);
+    child = new Deno.Command(program, {
+      args,
       cwd: spec.cwd,
-      env: { ...spec.env, [MARKER_VARIABLE]: marker },
+      env: { ...(spec.sandbox?.env ?? spec.env), [MARKER_VARIABLE]: marker },
       clearEnv: true,
       ...(windows ? {} : { detached: true }),
       stdin: spec.stdin !== undefined ? "piped" : "null",
@@ -113,6 +120,7 @@ export async function runAgentCli(
   let overflowed = false;
   let killTimer: ReturnType<typeof setTimeout> | undefined;
   const kill = () => {
+    spec.sandbox?.stop();
     signalTree(child, "SIGTERM", windows);
     killTimer ??= setTimeout(() => signalTree(child, "SIGKILL", windows), spec.killGraceMs ?? 2000);
   };
@@ -138,6 +146,7 @@ export async function runAgentCli(
     stdoutBytes += n;
     if (stdoutBytes > limit && !overflowed) {
       overflowed = true;
+      spec.sandbox?.stop();
       signalTree(child, "SIGKILL", windows);
     }
     return !overflowed;

@@ -1,8 +1,9 @@
 /**
- * The model endpoint each agent CLI sends its model calls to, as far as agentv can tell from the
- * target's settings and the environment agentv gives the CLI: what a sandbox lets through (see
- * issue 25). `claude-code` and `codex` are not listed here yet: their endpoints come from
- * `ANTHROPIC_BASE_URL` and from Codex's `-c model_providers…` arguments.
+ * The model endpoint each newer agent CLI sends its model calls to, as far as agentv can tell
+ * from the target's settings and the environment agentv gives the CLI: what its sandbox's
+ * `network: model-only` lets through (`agent_target.ts`), besides `allow_hosts`. `claude-code`
+ * and `codex` are not listed here: Claude Code's is `ANTHROPIC_BASE_URL` (`claude_code.ts`), and
+ * Codex may name several, in its `-c model_providers…` arguments (`codexEndpoints` in `codex.ts`).
  *
  * @module
  */
@@ -30,7 +31,8 @@ const ENDPOINTS: { readonly [K in AgentProvider]?: Endpoint<K> } = {
 /**
  * The URL the agent CLI of `kind` calls its model at (`base_url`, else the variable the CLI reads,
  * else its provider's public default), or `undefined` when agentv cannot tell (an opencode
- * provider configured in opencode's own files, a pi model of a built-in provider other than OpenAI, a kind not listed here).
+ * provider from opencode's own files that agentv does not know, a pi model
+ * of a built-in provider it does not know, a kind not listed here).
  *
  * @example
  * ```ts

@@ -11,7 +11,12 @@
  * (names starting with `ANTHROPIC_` or `CLAUDE_CODE_`, `CLAUDE_CONFIG_DIR`, `DISABLE_TELEMETRY`,
  * `DISABLE_ERROR_REPORTING`, `DISABLE_AUTOUPDATER`, `IS_SANDBOX`, the proxy variables), and the
  * names the target lists under `env`. The nested-session variables `CLAUDECODE` and
- * `CLAUDE_CODE_ENTRYPOINT` are removed, so agentv can itself run inside Claude Code.
+ * `CLAUDE_CODE_ENTRYPOINT` are removed, so agentv can itself run inside Claude Code. `base_url`
+ * becomes `ANTHROPIC_BASE_URL`.
+ *
+ * Sandbox (`sandbox_launch.ts`; `bubblewrap` by default): the model endpoint it may reach is
+ * `base_url`, else `ANTHROPIC_BASE_URL`, else `https://api.anthropic.com`; `CLAUDE_CONFIG_DIR`,
+ * when set, is its writable state folder.
  *
  * An agent that exits non-zero, reports an error (`is_error`), or ends without a final answer
  * fails the case with the agent's own message; the trace so far is kept on the error row. With
@@ -21,7 +26,7 @@
  */
 import { resolve } from "node:path";
 import type { ClaudeCodeSettings } from "../schema/targets.ts";
-import { type AgentInvocation, invokeAgent } from "./agent_target.ts";
+import { type AgentInvocation, agentSandbox, invokeAgent } from "./agent_target.ts";
 import { childEnv } from "./child_env.ts";
 import { createClaudeStreamParser } from "./claude_stream.ts";
 import { permitOf, type ProviderContext, type TargetCore } from "./provider_context.ts";
@@ -31,6 +36,9 @@ import type { TargetRequest } from "./types.ts";
 /** Variables of Claude Code itself, passed on when set (besides the names listed in `env`). */
 const CLAUDE_VARIABLES =
   /^(ANTHROPIC_\w+|CLAUDE_CODE_\w+|CLAUDE_CONFIG_DIR|DISABLE_TELEMETRY|DISABLE_ERROR_REPORTING|DISABLE_AUTOUPDATER|IS_SANDBOX|HTTPS?_PROXY|NO_PROXY|NODE_EXTRA_CA_CERTS)$/i;
+
+/** Where Claude Code sends its model calls when nothing else says. */
+export const CLAUDE_CODE_DEFAULT_ENDPOINT = "https://api.anthropic.com";
 
 /** Variables that make Claude Code think it runs nested inside another session: removed. */
 const NESTED_SESSION_VARIABLES = ["CLAUDECODE", "CLAUDE_CODE_ENTRYPOINT"];
@@ -62,7 +70,8 @@ export function claudeCodeArgs(settings: ClaudeCodeSettings): string[] {
 
 /**
  * The environment Claude Code runs with: the scrubbed base, Claude Code's own variables, the
- * names listed in `env`, minus the nested-session variables.
+ * names listed in `env`, minus the nested-session variables; `baseUrl` (the target's `base_url`)
+ * as `ANTHROPIC_BASE_URL`.
  *
  * @example
  * ```ts
@@ -77,10 +86,12 @@ export function claudeCodeArgs(settings: ClaudeCodeSettings): string[] {
 export function claudeCodeEnv(
   source: Readonly<Record<string, string>>,
   listed: readonly string[],
+  baseUrl?: string,
 ): Record<string, string> {
   const own = Object.keys(source).filter((name) => CLAUDE_VARIABLES.test(name));
   const env = childEnv(source, [...own, ...listed]);
   for (const name of NESTED_SESSION_VARIABLES) delete env[name];
+  if (baseUrl !== undefined) env.ANTHROPIC_BASE_URL = baseUrl;
   return env;
 }
 
@@ -96,13 +107,19 @@ export function createClaudeCodeTarget(
   settings: ClaudeCodeSettings,
   context: ProviderContext,
 ): TargetCore {
-  const env = claudeCodeEnv(context.env, settings.env ?? []);
+  const env = claudeCodeEnv(context.env, settings.env ?? [], settings.base_url);
+  const label = `Claude Code target '${context.name}'`;
+  const sandbox = agentSandbox(settings, context, {
+    label,
+    endpoints: [env.ANTHROPIC_BASE_URL ?? CLAUDE_CODE_DEFAULT_ENDPOINT],
+    stateDirs: [env.CLAUDE_CONFIG_DIR],
+  });
   // The API key (and any other secret-named variable) Claude Code gets is a secret of the target.
   const ownSecrets = Object.entries(env).filter(([name]) => isSecretName(name))
     .map(([, value]) => value).filter((v) => v.trim() !== "");
   const redactor = createRedactor([...context.secrets, ...ownSecrets]);
   const agent: AgentInvocation = {
-    label: `Claude Code target '${context.name}'`,
+    label,
     permit: () => permitOf(context, "agent_target"),
     env,
     redact: redactor.text,
@@ -116,6 +133,11 @@ export function createClaudeCodeTarget(
     prompt: claudeCodePrompt,
     parser: () => createClaudeStreamParser(),
     durationMs: (trace) => trace.duration_ms,
+    ...(sandbox !== undefined ? { sandbox } : {}),
   };
-  return { secrets: ownSecrets, invoke: (request) => invokeAgent(agent, request) };
+  return {
+    secrets: ownSecrets,
+    invoke: (request) => invokeAgent(agent, request),
+    ...(sandbox !== undefined ? { sandbox: sandbox.policy } : {}),
+  };
 }

@@ -9,6 +9,11 @@
  * answer is bounded by `max_output_bytes` (default 16 MiB): past it the case is an error naming the
  * cap. Output used only for messages (stderr, stdout next to an output file) keeps its last 64 KiB.
  *
+ * With `sandbox: bubblewrap` or `docker` (default `none`; `sandbox_launch.ts`) the command and its
+ * command healthcheck run sandboxed, with `network: none` unless set: the case's workspace and
+ * the `{OUTPUT_FILE}` folder (a private one) writable; the working folder, the eval file's and
+ * the targets file's folders and the `{FILES}` readable; the rest as for every sandbox.
+ *
  * @module
  */
 import { basename, join, resolve } from "node:path";
@@ -29,6 +34,9 @@ import {
   tail,
 } from "./shell.ts";
 import { TargetError, type TargetRequest, type TargetResponse } from "./types.ts";
+import { type SandboxPolicy, sandboxPolicy, SandboxUnavailableError } from "./sandbox_policy.ts";
+import { type OpenSandbox, openSandbox } from "./sandbox_launch.ts";
+import { TargetConfigError } from "../dataset/targets_errors.ts";
 
 /** Placeholder values before quoting. */
 export interface PlaceholderValues {
@@ -105,6 +113,7 @@ export function createCliTarget(settings: CliSettings, context: ProviderContext)
     ? childEnv(context.env, settings.env)
     : childEnv(context.env, [], settings.env ?? {});
   let health: Promise<void> | undefined;
+  const sandbox = cliSandbox(settings, context, label);
 
   const ensureHealthy = (signal: AbortSignal, evalDir?: string): Promise<void> => {
     const check = settings.healthcheck;
@@ -149,7 +158,14 @@ export function createCliTarget(settings: CliSettings, context: ProviderContext)
       FILES: [],
       OUTPUT_FILE: join(context.tempDir ?? tmpdir(), `agentv-healthcheck-${Date.now()}.json`),
     }, { filesFormat: settings.files_format });
-    const result = await run(command, { cwd, timeoutMs: seconds * 1000, signal, ...messagesOnly })
+    const readOnly = [cwd, evalDir, context.targetsFileDir].filter((p) => p !== undefined);
+    const access = { writable: [], readOnly };
+    const result = await run(command, {
+      cwd,
+      timeoutMs: seconds * 1000,
+      signal,
+      ...messagesOnly,
+    }, access)
       .catch((e) => {
         throw fail(e instanceof Error ? e.message : String(e));
       });
@@ -158,23 +174,16 @@ export function createCliTarget(settings: CliSettings, context: ProviderContext)
     if (result.code !== 0) throw fail(exitDetail(result));
   };
 
-  const run = async (
-    command: string,
-    options: Omit<RunShellOptions, "env"> & { signal: AbortSignal },
-  ): Promise<ShellResult> => {
-    try {
-      return await runShell(command, { ...options, env: commandEnv, clearEnv: true });
-    } catch (error) {
-      const reason = error instanceof Deno.errors.NotFound
-        ? `working folder '${options.cwd}' does not exist or the shell is missing`
-        : error instanceof Error
-        ? error.message
-        : String(error);
-      throw new TargetError(safe(`${label} could not start: ${reason}`));
-    }
-  };
+  const run = shellRunner({
+    sandbox,
+    env: commandEnv,
+    label,
+    safe,
+    ...(context.tempDir !== undefined ? { tempDir: context.tempDir } : {}),
+  });
 
   return {
+    ...(sandbox !== undefined ? { sandbox } : {}),
     ...(settings.healthcheck
       ? {
         healthcheck: (signal: AbortSignal, options?: { evalDir?: string }) =>
@@ -186,9 +195,13 @@ export function createCliTarget(settings: CliSettings, context: ProviderContext)
       const template = permitOf(context, "cli_target").template;
       const usesOutputFile = template.includes("{OUTPUT_FILE}");
       await ensureHealthy(request.signal, request.evalDir);
+      // In a sandbox the output file goes in a folder of its own, the only one it may write.
+      const outputDir = usesOutputFile && sandbox !== undefined
+        ? await Deno.makeTempDir({ dir: context.tempDir ?? tmpdir(), prefix: "agentv-out-" })
+        : undefined;
       const outputFile = usesOutputFile
         ? join(
-          context.tempDir ?? tmpdir(),
+          outputDir ?? context.tempDir ?? tmpdir(),
           `agentv-${safeName(request.evalCase.id)}-${Date.now()}-${randomSuffix()}.json`,
         )
         : "";
@@ -206,13 +219,24 @@ export function createCliTarget(settings: CliSettings, context: ProviderContext)
       }, { filesFormat: settings.files_format });
       const cwd = cwdOf(request);
       const recorded = { command: safe(command), cwd };
+      const access = {
+        writable: [request.cwd, outputDir].filter((p) => p !== undefined),
+        readOnly: [
+          cwd,
+          request.evalDir,
+          context.targetsFileDir,
+          ...files,
+          ...request.borrowed ?? [],
+        ]
+          .filter((p) => p !== undefined),
+      };
       try {
         const result = await run(command, {
           cwd,
           timeoutMs,
           signal: request.signal,
           ...(usesOutputFile ? messagesOnly : { maxStdoutBytes: maxOutputBytes }),
-        });
+        }, access);
         if (result.aborted) {
           throw new TargetError(`${label} was aborted`, { cause: request.signal.reason });
         }
@@ -243,11 +267,84 @@ export function createCliTarget(settings: CliSettings, context: ProviderContext)
         return { duration_ms: result.durationMs, ...parsed, request: recorded };
       } finally {
         if (usesOutputFile && !settings.keep_temp_files) {
-          await Deno.remove(outputFile).catch(() => {});
+          await Deno.remove(outputDir ?? outputFile, { recursive: true }).catch(() => {});
         }
       }
     },
   };
+}
+
+/** What paths a sandboxed command may write and read. */
+interface Access {
+  writable: string[];
+  readOnly: string[];
+}
+
+/**
+ * Runs a target's commands through the shell with its environment, in its sandbox when it has
+ * one (`access` says what the command may write and read there); a failure to start is a
+ * `TargetError` naming the target.
+ */
+function shellRunner(spec: {
+  sandbox: SandboxPolicy | undefined;
+  env: Record<string, string>;
+  label: string;
+  safe: (text: string) => string;
+  tempDir?: string;
+}) {
+  return async (
+    command: string,
+    options: Omit<RunShellOptions, "env" | "sandbox"> & { signal: AbortSignal },
+    access: Access,
+  ): Promise<ShellResult> => {
+    let box: OpenSandbox | undefined;
+    try {
+      if (spec.sandbox !== undefined) {
+        box = await openSandbox(spec.sandbox, {
+          argv: ["sh", "-c", command],
+          env: spec.env,
+          cwd: options.cwd ?? ".",
+          ...access,
+          ...(spec.tempDir !== undefined ? { tempDir: spec.tempDir } : {}),
+        });
+      }
+      return await runShell(command, {
+        ...options,
+        env: spec.env,
+        clearEnv: true,
+        ...(box !== undefined ? { sandbox: box } : {}),
+      });
+    } catch (error) {
+      const reason = error instanceof Deno.errors.NotFound
+        ? `working folder '${options.cwd}' does not exist or the shell is missing`
+        : error instanceof Error
+        ? error.message
+        : String(error);
+      throw new TargetError(spec.safe(`${spec.label} could not start: ${reason}`));
+    } finally {
+      await box?.close();
+    }
+  };
+}
+
+/** The sandbox of a `cli` target (none by default); a `TargetConfigError` when it cannot be had. */
+function cliSandbox(
+  settings: CliSettings,
+  context: ProviderContext,
+  label: string,
+): SandboxPolicy | undefined {
+  try {
+    return sandboxPolicy(settings, {
+      label,
+      agent: false,
+      ...(context.sandbox !== undefined ? { override: context.sandbox } : {}),
+      baseDir: context.targetsFileDir ?? ".",
+      ...(context.env.PATH !== undefined ? { path: context.env.PATH } : {}),
+    });
+  } catch (error) {
+    if (!(error instanceof SandboxUnavailableError)) throw error;
+    throw new TargetConfigError(error.message, { target: context.name });
+  }
 }
 
 function exitDetail(result: ShellResult): string {

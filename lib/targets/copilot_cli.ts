@@ -14,13 +14,22 @@
  * CLI as `COPILOT_PROVIDER_BASE_URL`, the endpoint of a custom (BYOK) provider (see
  * {@link copilotCliModelEndpoint}).
  *
+ * Sandbox (`sandbox_launch.ts`; `bubblewrap` by default): the model endpoint it may reach is
+ * {@link copilotCliModelEndpoint}'s (a GitHub sign-in needs GitHub's hosts in `allow_hosts`);
+ * `COPILOT_HOME`, when set, is its writable state folder (else `~/.copilot` in the sandbox's
+ * empty home). Copilot CLI unpacks itself (~235 MB) into its package cache on its first run
+ * ({@link copilotPackageCache}): that folder is bound read-only once it holds this version, else
+ * writable, so it is unpacked once and not in every case's private home.
+ *
  * An agent that exits non-zero, reports an error (`session.error`), or ends without a final
  * answer fails the case with the agent's own message; the trace so far is kept on the error row.
  *
  * @module
  */
+import { dirname, join } from "node:path";
 import type { CopilotCliSettings } from "../schema/targets.ts";
-import { type AgentInvocation, invokeAgent } from "./agent_target.ts";
+import { type AgentInvocation, agentSandbox, invokeAgent, type UnpackDir } from "./agent_target.ts";
+import { locateProgram, realPath } from "./sandbox_paths.ts";
 import { childEnv } from "./child_env.ts";
 import { createCopilotStreamParser } from "./copilot_stream.ts";
 import { permitOf, type ProviderContext, type TargetCore } from "./provider_context.ts";
@@ -108,17 +117,80 @@ export function copilotCliModelEndpoint(
   return copilotCliEnv(source, settings)[COPILOT_CLI_BASE_URL_VARIABLE] ?? COPILOT_API_URL;
 }
 
+/**
+ * The folder Copilot CLI unpacks itself into (its `pkg` folder, one subfolder per platform and
+ * version): under `COPILOT_PKG_CACHE_HOME`, else `COPILOT_CACHE_HOME`, else `copilot` in
+ * `XDG_CACHE_HOME` or `~/.cache` (Linux); `undefined` without a home to put it in.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { copilotPackageCache } from "./copilot_cli.ts";
+ * assert.equal(copilotPackageCache({ HOME: "/home/u" }), "/home/u/.cache/copilot/pkg");
+ * assert.equal(copilotPackageCache({ HOME: "/home/u", XDG_CACHE_HOME: "/c" }), "/c/copilot/pkg");
+ * ```
+ */
+export function copilotPackageCache(env: Readonly<Record<string, string>>): string | undefined {
+  const own = env.COPILOT_PKG_CACHE_HOME || env.COPILOT_CACHE_HOME;
+  if (own) return join(own, "pkg");
+  const cache = env.XDG_CACHE_HOME || (env.HOME ? join(env.HOME, ".cache") : undefined);
+  return cache === undefined ? undefined : join(cache, "copilot", "pkg");
+}
+
+/** The version of the Copilot CLI package `executable` belongs to (its `package.json`), if any. */
+function copilotVersion(executable: string | undefined): string | undefined {
+  let dir = executable === undefined ? undefined : dirname(realPath(executable));
+  for (let up = 0; dir !== undefined && up < 3; up++, dir = dirname(dir)) {
+    try {
+      const manifest = JSON.parse(Deno.readTextFileSync(join(dir, "package.json")));
+      if (/^@github\/copilot(-|$)/.test(String(manifest?.name))) return String(manifest.version);
+    } catch { /* no manifest here */ }
+  }
+  return undefined;
+}
+
+/**
+ * The package cache as a folder the CLI unpacks itself into: unpacked when a platform folder of
+ * it holds the executable's version (an executable of unknown version: never, so it may unpack).
+ */
+function copilotUnpackDir(
+  env: Readonly<Record<string, string>>,
+  executable: string,
+): UnpackDir[] {
+  const path = copilotPackageCache(env);
+  if (path === undefined) return [];
+  let version: string | undefined | null = null;
+  const unpacked = () => {
+    if (version === null) version = copilotVersion(locateProgram(executable, env, "/"));
+    if (version === undefined) return false;
+    try {
+      for (const platform of Deno.readDirSync(path)) {
+        if (Deno.statSync(join(path, platform.name, version, "index.js")).isFile) return true;
+      }
+    } catch { /* not unpacked */ }
+    return false;
+  };
+  return [{ path, unpacked }];
+}
+
 /** Creates the `copilot-cli` provider. */
 export function createCopilotCliTarget(
   settings: CopilotCliSettings,
   context: ProviderContext,
 ): TargetCore {
   const env = copilotCliEnv(context.env, settings);
+  const label = `Copilot CLI target '${context.name}'`;
+  const sandbox = agentSandbox(settings, context, {
+    label,
+    endpoints: [copilotCliModelEndpoint(settings, context.env)],
+    stateDirs: [env.COPILOT_HOME],
+    unpackDirs: copilotUnpackDir(env, settings.executable ?? "copilot"),
+  });
   const ownSecrets = Object.entries(env).filter(([name]) => isSecretName(name))
     .map(([, value]) => value).filter((v) => v.trim() !== "");
   const redactor = createRedactor([...context.secrets, ...ownSecrets]);
   const agent: AgentInvocation = {
-    label: `Copilot CLI target '${context.name}'`,
+    label,
     permit: () => permitOf(context, "agent_target"),
     env,
     redact: redactor.text,
@@ -135,6 +207,11 @@ export function createCopilotCliTarget(
         : request.prompt,
     parser: () => createCopilotStreamParser(),
     durationMs: (trace, result) => trace.duration_ms ?? result.durationMs,
+    ...(sandbox !== undefined ? { sandbox } : {}),
   };
-  return { secrets: ownSecrets, invoke: (request) => invokeAgent(agent, request) };
+  return {
+    secrets: ownSecrets,
+    invoke: (request) => invokeAgent(agent, request),
+    ...(sandbox !== undefined ? { sandbox: sandbox.policy } : {}),
+  };
 }

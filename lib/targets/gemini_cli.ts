@@ -12,13 +12,18 @@
  * lists under `env`. `base_url` is handed to the CLI as `GOOGLE_GEMINI_BASE_URL`, the endpoint it
  * sends model calls to (see {@link geminiCliModelEndpoint}).
  *
+ * Sandbox (`sandbox_launch.ts`; `bubblewrap` by default): the model endpoint it may reach is
+ * {@link geminiCliModelEndpoint}'s; `GEMINI_CLI_HOME`, when set, is its writable settings and state
+ * folder. Otherwise its home is the sandbox's empty one, where agentv writes what a headless run
+ * needs ({@link geminiCliHomeFiles}).
+ *
  * An agent that exits non-zero, reports an error (`result.status: error`), or ends without a final
  * answer fails the case with the agent's own message; the trace so far is kept on the error row.
  *
  * @module
  */
 import type { GeminiCliSettings } from "../schema/targets.ts";
-import { type AgentInvocation, invokeAgent } from "./agent_target.ts";
+import { type AgentInvocation, agentSandbox, type HomeFile, invokeAgent } from "./agent_target.ts";
 import { childEnv } from "./child_env.ts";
 import { createGeminiCliStreamParser } from "./gemini_cli_stream.ts";
 import { GEMINI_BASE_URL } from "./gemini.ts";
@@ -30,6 +35,9 @@ const GEMINI_CLI_VARIABLES = /^(GEMINI_\w+|GOOGLE_\w+|HTTPS?_PROXY|NO_PROXY|NODE
 
 /** The variable Gemini CLI reads its model endpoint from. */
 export const GEMINI_CLI_BASE_URL_VARIABLE = "GOOGLE_GEMINI_BASE_URL";
+
+/** The variable naming the folder Gemini CLI keeps `.gemini` in (default: the home). */
+export const GEMINI_CLI_HOME_VARIABLE = "GEMINI_CLI_HOME";
 
 /**
  * The arguments of one run (the prompt goes to stdin).
@@ -105,6 +113,29 @@ export function geminiCliModelEndpoint(
 }
 
 /**
+ * What Gemini CLI needs in a sandbox's empty home to run headless: unless it has its own
+ * settings folder (`GEMINI_CLI_HOME`), `.gemini/settings.json` selecting the API-key auth when it
+ * is given `GEMINI_API_KEY` (Gemini CLI 0.61 refuses a `GOOGLE_GEMINI_BASE_URL` without an auth
+ * type in its settings, and the user's own settings are hidden with the home).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { geminiCliHomeFiles } from "./gemini_cli.ts";
+ * assert.deepEqual(geminiCliHomeFiles({ GEMINI_API_KEY: "k" }), [{
+ *   path: ".gemini/settings.json",
+ *   text: '{"security":{"auth":{"selectedType":"gemini-api-key"}}}\n',
+ * }]);
+ * assert.deepEqual(geminiCliHomeFiles({ GEMINI_API_KEY: "k", GEMINI_CLI_HOME: "/srv/g" }), []);
+ * ```
+ */
+export function geminiCliHomeFiles(env: Readonly<Record<string, string>>): HomeFile[] {
+  if ((env[GEMINI_CLI_HOME_VARIABLE] ?? "") !== "" || (env.GEMINI_API_KEY ?? "") === "") return [];
+  const settings = { security: { auth: { selectedType: "gemini-api-key" } } };
+  return [{ path: ".gemini/settings.json", text: JSON.stringify(settings) + "\n" }];
+}
+
+/**
  * The prompt Gemini CLI reads from stdin: `system_prompt` (when set) and a blank line, then the
  * rendered prompt.
  */
@@ -120,11 +151,18 @@ export function createGeminiCliTarget(
   context: ProviderContext,
 ): TargetCore {
   const env = geminiCliEnv(context.env, settings);
+  const label = `Gemini CLI target '${context.name}'`;
+  const sandbox = agentSandbox(settings, context, {
+    label,
+    endpoints: [geminiCliModelEndpoint(settings, context.env)],
+    stateDirs: [env[GEMINI_CLI_HOME_VARIABLE]],
+    homeFiles: geminiCliHomeFiles(env),
+  });
   const ownSecrets = Object.entries(env).filter(([name]) => isSecretName(name))
     .map(([, value]) => value).filter((v) => v.trim() !== "");
   const redactor = createRedactor([...context.secrets, ...ownSecrets]);
   const agent: AgentInvocation = {
-    label: `Gemini CLI target '${context.name}'`,
+    label,
     permit: () => permitOf(context, "agent_target"),
     env,
     redact: redactor.text,
@@ -138,6 +176,11 @@ export function createGeminiCliTarget(
     prompt: (request) => geminiCliPrompt(settings, request.prompt),
     parser: () => createGeminiCliStreamParser(),
     durationMs: (trace, result) => trace.duration_ms ?? result.durationMs,
+    ...(sandbox !== undefined ? { sandbox } : {}),
   };
-  return { secrets: ownSecrets, invoke: (request) => invokeAgent(agent, request) };
+  return {
+    secrets: ownSecrets,
+    invoke: (request) => invokeAgent(agent, request),
+    ...(sandbox !== undefined ? { sandbox: sandbox.policy } : {}),
+  };
 }

@@ -7,6 +7,7 @@
 export { buildChatMessages, renderGuidelines, renderPrompt } from "./render_prompt.ts";
 export { CommandPermit, ConsentGrant, ConsentNotGivenError, type GrantedNeed } from "./consent.ts";
 export { type TargetNeed } from "./target_needs.ts";
+export { type Endpoint, type SandboxPolicy } from "./sandbox_policy.ts";
 export { createTarget, type CreateTargetOptions } from "./registry.ts";
 export {
   type CallIdentity,

@@ -13,13 +13,20 @@
  * of `model` before the `/`), merged into `OPENCODE_CONFIG_CONTENT` (see
  * {@link opencodeModelEndpoint}).
  *
+ * Sandbox (`sandbox_launch.ts`; `bubblewrap` by default): the model endpoint it may reach is
+ * {@link opencodeModelEndpoint}'s (one agentv cannot tell, from opencode's own files or built-in
+ * providers, goes in `allow_hosts`: the run warns); its state folders are writable
+ * ({@link opencodeStateDirs}), `OPENCODE_CONFIG` and `OPENCODE_MODELS_PATH` readable. Otherwise
+ * its home is the sandbox's empty one: its configuration comes from `OPENCODE_CONFIG_CONTENT`.
+ *
  * An agent that exits non-zero, reports an error (an `error` event), or ends without a final answer
  * fails the case with the agent's own message; the trace so far is kept on the error row.
  *
  * @module
  */
+import { join } from "node:path";
 import type { OpencodeSettings } from "../schema/targets.ts";
-import { type AgentInvocation, invokeAgent } from "./agent_target.ts";
+import { type AgentInvocation, agentSandbox, invokeAgent } from "./agent_target.ts";
 import { childEnv } from "./child_env.ts";
 import { createOpencodeStreamParser } from "./opencode_stream.ts";
 import { permitOf, type ProviderContext, type TargetCore } from "./provider_context.ts";
@@ -134,9 +141,25 @@ export function opencodeEnv(
 }
 
 /**
+ * The public endpoints of opencode's built-in providers agentv knows (by the provider part of
+ * `model`): where their models are called when nothing else says.
+ */
+const PROVIDER_DEFAULTS: Readonly<Record<string, string>> = {
+  anthropic: "https://api.anthropic.com/v1",
+  openai: "https://api.openai.com/v1",
+  google: "https://generativelanguage.googleapis.com/v1beta",
+  openrouter: "https://openrouter.ai/api/v1",
+  groq: "https://api.groq.com/openai/v1",
+  mistral: "https://api.mistral.ai/v1",
+  deepseek: "https://api.deepseek.com",
+  xai: "https://api.x.ai/v1",
+};
+
+/**
  * The model endpoint opencode calls, when agentv can tell: `base_url`, else the `baseURL` given
- * for the model's provider in `OPENCODE_CONFIG_CONTENT`; `undefined` when it comes from
- * opencode's config files or its built-in provider defaults.
+ * for the model's provider in `OPENCODE_CONFIG_CONTENT`, else the public endpoint of a built-in
+ * provider agentv knows (`anthropic`, `openai`, `google`, `openrouter`, `groq`, `mistral`,
+ * `deepseek`, `xai`); `undefined` for another provider (one from opencode's config files).
  *
  * @example
  * ```ts
@@ -146,6 +169,8 @@ export function opencodeEnv(
  *   OPENCODE_CONFIG_CONTENT: '{"provider":{"local":{"options":{"baseURL":"http://127.0.0.1:9/v1"}}}}',
  * });
  * assert.equal(endpoint, "http://127.0.0.1:9/v1");
+ * const builtIn = { name: "o", provider: "opencode", model: "anthropic/claude-sonnet-4-5" };
+ * assert.equal(opencodeModelEndpoint(builtIn, {}), "https://api.anthropic.com/v1");
  * ```
  */
 export function opencodeModelEndpoint(
@@ -156,7 +181,31 @@ export function opencodeModelEndpoint(
   if (provider === undefined) return undefined;
   const config = configOf(opencodeEnv(source, settings)[OPENCODE_CONFIG_VARIABLE]);
   const url = asRecord(asRecord(asRecord(config?.provider)[provider]).options).baseURL;
-  return typeof url === "string" ? url : undefined;
+  if (typeof url === "string") return url;
+  return Object.hasOwn(PROVIDER_DEFAULTS, provider) ? PROVIDER_DEFAULTS[provider] : undefined;
+}
+
+/**
+ * The folders opencode keeps its state in, as the environment agentv gives it names them:
+ * `OPENCODE_CONFIG_DIR`, and the `opencode` folder of each `XDG_*_HOME` given (listed under
+ * `env`); the rest is in the sandbox's private home.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { opencodeStateDirs } from "./opencode.ts";
+ * assert.deepEqual(
+ *   opencodeStateDirs({ XDG_DATA_HOME: "/srv/data", OPENCODE_CONFIG_DIR: "/srv/oc" }),
+ *   ["/srv/oc", "/srv/data/opencode"],
+ * );
+ * ```
+ */
+export function opencodeStateDirs(env: Readonly<Record<string, string>>): string[] {
+  const xdg = ["XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME"];
+  return [
+    ...(env.OPENCODE_CONFIG_DIR ? [env.OPENCODE_CONFIG_DIR] : []),
+    ...xdg.flatMap((name) => env[name] ? [join(env[name], "opencode")] : []),
+  ];
 }
 
 /** Creates the `opencode` provider. */
@@ -165,11 +214,18 @@ export function createOpencodeTarget(
   context: ProviderContext,
 ): TargetCore {
   const env = opencodeEnv(context.env, settings);
+  const label = `opencode target '${context.name}'`;
+  const sandbox = agentSandbox(settings, context, {
+    label,
+    endpoints: [opencodeModelEndpoint(settings, context.env)],
+    stateDirs: opencodeStateDirs(env),
+    readOnly: [env.OPENCODE_CONFIG, env.OPENCODE_MODELS_PATH],
+  });
   const ownSecrets = Object.entries(env).filter(([name]) => isSecretName(name))
     .map(([, value]) => value).filter((v) => v.trim() !== "");
   const redactor = createRedactor([...context.secrets, ...ownSecrets]);
   const agent: AgentInvocation = {
-    label: `opencode target '${context.name}'`,
+    label,
     permit: () => permitOf(context, "agent_target"),
     env,
     redact: redactor.text,
@@ -186,8 +242,13 @@ export function createOpencodeTarget(
         : request.prompt,
     parser: () => createOpencodeStreamParser(),
     durationMs: (_trace, result) => result.durationMs,
+    ...(sandbox !== undefined ? { sandbox } : {}),
   };
-  return { secrets: ownSecrets, invoke: (request) => invokeAgent(agent, request) };
+  return {
+    secrets: ownSecrets,
+    invoke: (request) => invokeAgent(agent, request),
+    ...(sandbox !== undefined ? { sandbox: sandbox.policy } : {}),
+  };
 }
 
 function asRecord(value: unknown): Record<string, unknown> {

@@ -18,6 +18,10 @@
  * under `env`, `PI_OFFLINE=1` and `PI_TELEMETRY=0` unless given (no start-up downloads, version
  * check or telemetry), and `PI_CODING_AGENT_DIR`, always agentv's folder.
  *
+ * Sandbox (`sandbox_launch.ts`; `bubblewrap` by default): the model endpoint it may reach is
+ * {@link piModelEndpoint}'s; the case's private configuration folder is bound in writable.
+ * Otherwise its home is the sandbox's empty one.
+ *
  * pi exits 0 even when the model call failed: a last response that stopped with an error, a
  * non-zero exit, or a run without a final answer fails the case with the agent's own message; the
  * trace so far is kept on the error row.
@@ -26,7 +30,7 @@
  */
 import { join } from "node:path";
 import type { PiSettings } from "../schema/targets.ts";
-import { type AgentInvocation, invokeAgent } from "./agent_target.ts";
+import { type AgentInvocation, agentSandbox, invokeAgent } from "./agent_target.ts";
 import { childEnv } from "./child_env.ts";
 import { createPiStreamParser } from "./pi_stream.ts";
 import { OPENAI_BASE_URL } from "./openai.ts";
@@ -167,11 +171,17 @@ export function piModelEndpoint(
 export function createPiTarget(settings: PiSettings, context: ProviderContext): TargetCore {
   const env = piEnv(context.env, settings);
   const modelsJson = piModelsJson(settings);
+  const label = `pi target '${context.name}'`;
+  const sandbox = agentSandbox(settings, context, {
+    label,
+    endpoints: [piModelEndpoint(settings, context.env)],
+    stateDirs: [],
+  });
   const ownSecrets = Object.entries(env).filter(([name]) => isSecretName(name))
     .map(([, value]) => value).filter((v) => v.trim() !== "");
   const redactor = createRedactor([...context.secrets, ...ownSecrets]);
   const agent: Omit<AgentInvocation, "env"> = {
-    label: `pi target '${context.name}'`,
+    label,
     permit: () => permitOf(context, "agent_target"),
     redact: redactor.text,
     ...(settings.timeout_seconds !== undefined ? { timeoutSeconds: settings.timeout_seconds } : {}),
@@ -187,6 +197,7 @@ export function createPiTarget(settings: PiSettings, context: ProviderContext): 
   };
   return {
     secrets: ownSecrets,
+    ...(sandbox !== undefined ? { sandbox: sandbox.policy } : {}),
     async invoke(request) {
       // A private configuration folder per case (in the agent's TMPDIR): pi writes its
       // auth.json there too.
@@ -198,8 +209,12 @@ export function createPiTarget(settings: PiSettings, context: ProviderContext): 
         if (modelsJson !== undefined) {
           await Deno.writeTextFile(join(dir, "models.json"), modelsJson);
         }
+        // In a sandbox, the folder is bound in writable like other agents' state folders.
+        const boxed = sandbox !== undefined
+          ? { sandbox: { ...sandbox, stateDirs: [...sandbox.stateDirs, dir] } }
+          : {};
         return await invokeAgent(
-          { ...agent, env: { ...env, [PI_AGENT_DIR_VARIABLE]: dir } },
+          { ...agent, env: { ...env, [PI_AGENT_DIR_VARIABLE]: dir }, ...boxed },
           request,
         );
       } finally {

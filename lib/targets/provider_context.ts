@@ -5,6 +5,7 @@
  */
 import { type Target, TargetError } from "./types.ts";
 import type { CommandPermit } from "./consent.ts";
+import type { SandboxMode } from "../schema/sandbox.ts";
 
 /** Context shared by provider factories. */
 export interface ProviderContext {
@@ -28,13 +29,17 @@ export interface ProviderContext {
    * not hold it. The registry always sets it; a provider made without it starts nothing.
    */
   permit?(kind: "cli_target" | "healthcheck" | "agent_target"): CommandPermit;
+  /** The run's `--sandbox`: replaces the target's `sandbox` setting. */
+  sandbox?: SandboxMode;
 }
 
 /**
  * The provider-specific part of a {@link Target}; `secrets` adds values the provider holds
  * itself (e.g. an agent's API key passed on through its environment) to the target's secrets.
  */
-export type TargetCore = Pick<Target, "invoke" | "healthcheck"> & { secrets?: readonly string[] };
+export type TargetCore = Pick<Target, "invoke" | "healthcheck" | "sandbox"> & {
+  secrets?: readonly string[];
+};
 
 /**
  * The permit of `context` for its target's command of `kind` (see {@link ProviderContext.permit});

@@ -13,13 +13,18 @@
  * `OPENAI_BASE_URL`, the OpenAI-compatible endpoint its `openai` auth type calls (see
  * {@link qwenCodeModelEndpoint}).
  *
+ * Sandbox (`sandbox_launch.ts`; `bubblewrap` by default): the model endpoint it may reach is
+ * {@link qwenCodeModelEndpoint}'s; `QWEN_HOME` (its settings and state, default `~/.qwen`) and
+ * `QWEN_RUNTIME_DIR`, when set, are writable. Otherwise its home is the sandbox's empty one: the
+ * auth type goes in `args` (`--auth-type openai`).
+ *
  * An agent that exits non-zero, reports an error (`is_error`), or ends without a final answer
  * fails the case with the agent's own message; the trace so far is kept on the error row.
  *
  * @module
  */
 import type { QwenCodeSettings } from "../schema/targets.ts";
-import { type AgentInvocation, invokeAgent } from "./agent_target.ts";
+import { type AgentInvocation, agentSandbox, invokeAgent } from "./agent_target.ts";
 import { childEnv } from "./child_env.ts";
 import { createClaudeStreamParser } from "./claude_stream.ts";
 import { OPENAI_BASE_URL } from "./openai.ts";
@@ -116,11 +121,17 @@ export function createQwenCodeTarget(
   context: ProviderContext,
 ): TargetCore {
   const env = qwenCodeEnv(context.env, settings);
+  const label = `Qwen Code target '${context.name}'`;
+  const sandbox = agentSandbox(settings, context, {
+    label,
+    endpoints: [qwenCodeModelEndpoint(settings, context.env)],
+    stateDirs: [env.QWEN_HOME, env.QWEN_RUNTIME_DIR],
+  });
   const ownSecrets = Object.entries(env).filter(([name]) => isSecretName(name))
     .map(([, value]) => value).filter((v) => v.trim() !== "");
   const redactor = createRedactor([...context.secrets, ...ownSecrets]);
   const agent: AgentInvocation = {
-    label: `Qwen Code target '${context.name}'`,
+    label,
     permit: () => permitOf(context, "agent_target"),
     env,
     redact: redactor.text,
@@ -135,6 +146,11 @@ export function createQwenCodeTarget(
     parser: () =>
       createClaudeStreamParser({ now: Date.now, groupBy: "turn", agentName: "Qwen Code" }),
     durationMs: (trace, result) => trace.duration_ms ?? result.durationMs,
+    ...(sandbox !== undefined ? { sandbox } : {}),
   };
-  return { secrets: ownSecrets, invoke: (request) => invokeAgent(agent, request) };
+  return {
+    secrets: ownSecrets,
+    invoke: (request) => invokeAgent(agent, request),
+    ...(sandbox !== undefined ? { sandbox: sandbox.policy } : {}),
+  };
 }

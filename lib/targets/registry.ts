@@ -47,6 +47,7 @@ import { targetWorkspaceRepo } from "./target_workspace_repo.ts";
 import type { ProviderContext, TargetCore } from "./provider_context.ts";
 import { redactText, redactValue } from "../text/redact.ts";
 import { callIdentityOf } from "./call_identity.ts";
+import type { SandboxMode } from "../schema/sandbox.ts";
 import {
   type CallIdentity,
   type RetryPolicy,
@@ -79,6 +80,11 @@ export interface CreateTargetOptions {
    * caller creates and calls itself).
    */
   consent?: ConsentGrant;
+  /**
+   * The run's `--sandbox`: replaces the `sandbox` setting of agent and `cli` targets (see
+   * `sandbox_policy.ts`). Default: each target's own setting.
+   */
+  sandbox?: SandboxMode;
 }
 
 type Factory = (settings: never, context: ProviderContext) => TargetCore;
@@ -212,6 +218,7 @@ export function createTarget(definition: TargetDefinition, options: CreateTarget
     onWarning: options.onWarning,
     tempDir: options.tempDir,
     permit: commandPermits(name, needs, consent),
+    ...(options.sandbox !== undefined ? { sandbox: options.sandbox } : {}),
   };
   const core = (FACTORIES[kind] as (s: unknown, c: ProviderContext) => TargetCore)(
     settings,
@@ -247,6 +254,7 @@ export function createTarget(definition: TargetDefinition, options: CreateTarget
       }
       : {}),
     ...(repo.workspaceRepo !== undefined ? { workspaceRepo: repo.workspaceRepo } : {}),
+    ...(core.sandbox !== undefined ? { sandbox: core.sandbox } : {}),
     ...(core.healthcheck
       ? {
         healthcheck: (signal: AbortSignal, options?: { evalDir?: string }) =>

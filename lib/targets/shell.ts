@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { type SandboxedStart, startArgv } from "./sandbox_start.ts";
 
 /** Options of {@link runShell}. */
 export interface RunShellOptions {
@@ -36,6 +37,12 @@ export interface RunShellOptions {
    * this side, in ms (default 2000). Only a process that left the group can hold them that long.
    */
   drainMs?: number;
+  /**
+   * Runs the shell inside this open sandbox (`sandbox_launch.ts`, opened for
+   * `["sh", "-c", command]`): its argv and environment replace the shell's; its `stop` is called
+   * when the command is killed.
+   */
+  sandbox?: SandboxedStart;
 }
 
 /** How a command ended. */
@@ -73,11 +80,16 @@ export async function runShell(
 ): Promise<ShellResult> {
   const windows = (options.os ?? Deno.build.os) === "windows";
   const started = performance.now();
-  const child = new Deno.Command(windows ? "cmd" : "sh", {
-    args: windows ? ["/d", "/s", "/c", command] : ["-c", command],
+  const [program, ...args] = startArgv(
+    options.sandbox,
+    windows ? ["cmd", "/d", "/s", "/c", command] : ["sh", "-c", command],
+  );
+  const env = options.sandbox?.env ?? options.env;
+  const child = new Deno.Command(program, {
+    args,
     ...(windows ? { windowsRawArguments: true } : { detached: true }),
     cwd: options.cwd,
-    env: options.env ? { ...options.env } : undefined,
+    env: env ? { ...env } : undefined,
     ...(options.clearEnv ? { clearEnv: true } : {}),
     stdin: "null",
     stdout: "piped",
@@ -91,6 +103,7 @@ export async function runShell(
   let overflowed = false;
   let killTimer: ReturnType<typeof setTimeout> | undefined;
   const kill = () => {
+    options.sandbox?.stop();
     signalTree(child, "SIGTERM", windows);
     killTimer ??= setTimeout(
       () => signalTree(child, "SIGKILL", windows),
@@ -112,6 +125,7 @@ export async function runShell(
   const stdout = pump(child.stdout, new ByteSink(stdoutLimit, !failOnOverflow), () => {
     if (!failOnOverflow || overflowed) return;
     overflowed = true;
+    options.sandbox?.stop();
     signalTree(child, "SIGKILL", windows);
   });
   const stderr = pump(child.stderr, new ByteSink(STDERR_TAIL_BYTES, true), () => {});

@@ -7,6 +7,7 @@ import type { WorkspaceRepo } from "../schema/workspace_repo.ts";
 import type { EvalCase } from "../schema/eval_case.ts";
 import type { OutputMessage, TokenUsage } from "../schema/result.ts";
 import type { TargetNeed } from "./target_needs.ts";
+import type { SandboxPolicy } from "./sandbox_policy.ts";
 
 /** A chat message sent to an HTTP model (text only; guidelines already folded in). */
 export interface ChatMessage {
@@ -47,6 +48,13 @@ export interface TargetRequest {
    * ```
    */
   cwd?: string;
+  /**
+   * Folders the workspace borrows from (the repository mirror whose objects a `workspace_repo`
+   * checkout uses): a sandboxed target may read them, so `git` works in the workspace.
+   */
+  borrowed?: readonly string[];
+  /** The dataset root: an agent's sandbox hides it (hidden checks, other cases' answers). */
+  root?: string;
   /**
    * Where an agent target keeps the raw event stream of this case (absolute path,
    * `<root>/.agentv/logs/<run>/<case>.jsonl`); targets that stream nothing ignore it.
@@ -209,6 +217,12 @@ export interface Target {
    * relative to: each case runs in a checkout of the commit (see `run/workspace_repo.ts`).
    */
   readonly workspaceRepo?: { readonly repo: WorkspaceRepo; readonly baseDir: string };
+  /**
+   * The sandbox of the commands it starts for a case (an agent or `cli` target's, from its
+   * settings and the run's `--sandbox`); a `workspace_repo`'s setup commands run in it too.
+   * Absent: they run unsandboxed.
+   */
+  readonly sandbox?: SandboxPolicy;
   /**
    * Runs once before the first call (CLI healthcheck); absent when not needed. `evalDir` is the
    * eval file's folder (the default working folder of a command healthcheck).

@@ -32,3 +32,26 @@ export async function waitProcessEnded(pid: number, tries = 250): Promise<boolea
   }
   return false;
 }
+
+/**
+ * Waits until no process runs whose command line is `commandLine` (checking every 20 ms); false
+ * when one still runs after `tries` checks. For processes whose pid the test cannot know (started
+ * inside a sandbox's PID namespace): give them a command line no other process has.
+ */
+export async function waitCommandGone(commandLine: string, tries = 250): Promise<boolean> {
+  for (let i = 0; i < tries; i++) {
+    const out = await new Deno.Command("ps", {
+      args: ["-e", "-o", "stat=,args="],
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    if (out.code !== 0) throw new Error("ps could not list the processes");
+    const running = new TextDecoder().decode(out.stdout).split("\n")
+      .map((line) => line.trim().split(/\s+/))
+      .filter(([stat]) => stat !== undefined && !stat.startsWith("Z"))
+      .some(([, ...args]) => args.join(" ") === commandLine);
+    if (!running) return true;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return false;
+}

@@ -24,14 +24,19 @@ export interface Tree extends AsyncDisposable {
 
 /**
  * Creates a temporary folder holding `files` (relative path → text or bytes); with `git`, also an
- * empty `.git` folder so the tree is its own dataset root.
+ * empty `.git` folder so the tree is its own dataset root; in `dir` (made when missing) instead of
+ * the OS temp folder when given.
  */
 export async function tempTree(
   files: Record<string, string | Uint8Array>,
-  options: { prefix?: string; git?: boolean } = {},
+  options: { prefix?: string; git?: boolean; dir?: string } = {},
 ): Promise<Tree> {
+  if (options.dir !== undefined) await Deno.mkdir(options.dir, { recursive: true });
   const root = await Deno.realPath(
-    await Deno.makeTempDir({ prefix: options.prefix ?? "agentv-test-" }),
+    await Deno.makeTempDir({
+      prefix: options.prefix ?? "agentv-test-",
+      ...(options.dir !== undefined ? { dir: options.dir } : {}),
+    }),
   );
   if (options.git) await Deno.mkdir(join(root, ".git"));
   for (const [rel, content] of Object.entries(files)) {

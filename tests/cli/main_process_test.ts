@@ -114,6 +114,22 @@ Deno.test({
   }
 });
 
+Deno.test("main.ts is a sandbox's forwarder with its hidden first argument (what a compiled agentv runs inside a sandbox), and nothing else is", async () => {
+  const forwarded = await agentv([
+    "__agentv_sandbox_forwarder",
+    "[]",
+    "--",
+    "sh",
+    "-c",
+    "echo in; exit 3",
+  ]);
+  assert.deepEqual(forwarded, { code: 3, stdout: "in\n", stderr: "" });
+  // A name every object has is no hidden mode: it is an unknown command.
+  const inherited = await agentv(["constructor"]);
+  assert.equal(inherited.code, 2);
+  assert.match(inherited.stderr, /unknown command/i);
+});
+
 Deno.test("main.ts: no colours off a TTY or with NO_COLOR; exit codes", async () => {
   const spawn = async (args: string[], env: Record<string, string> = {}) => {
     const output = await new Deno.Command(Deno.execPath(), {

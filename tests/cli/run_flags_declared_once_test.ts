@@ -31,7 +31,7 @@ Deno.test("every option of the run command is named by the run spec, and every e
 
 Deno.test("each flag of agentv run reads into the option of its entry", async () => {
   // A value each flag that takes one accepts (the first of these its reader takes).
-  const candidates = ["1", "0.5", "1/2", "all", "junit", "read", "a*", "o.jsonl"];
+  const candidates = ["1", "0.5", "1/2", "all", "junit", "read", "a*", "o.jsonl", "none"];
   for (const [name, d] of RUN_OPTION_ENTRIES) {
     let value: string[] = [];
     if (d.value !== undefined) {

@@ -85,6 +85,7 @@ Deno.test("a run's record reads running while it runs, then finished with what r
     workers: 1,
     timeout_ms: 30_000,
     dry_run: false,
+    sandbox: null,
     threshold: 0.5,
     root: null,
     trials: null,

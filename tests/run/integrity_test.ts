@@ -28,13 +28,16 @@ const ENV = { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin" };
 async function runScripted(
   scripts: Record<string, AgentScript>,
   evalFile: (root: string) => Promise<string>,
+  targetSettings = "",
 ) {
   const p = await project({ "bin/.keep": "" });
   const targets = [];
   for (const [name, script] of Object.entries(scripts)) {
     await Deno.mkdir(join(p.dir, "bin", name));
     const executable = await scriptedCodex(join(p.dir, "bin", name), script);
-    targets.push(`  - name: ${name}\n    provider: codex\n    executable: ${executable}\n`);
+    targets.push(
+      `  - name: ${name}\n    provider: codex\n    executable: ${executable}\n${targetSettings}`,
+    );
   }
   await Deno.mkdir(join(p.dir, ".agentv"));
   await Deno.writeTextFile(join(p.dir, ".agentv/targets.yaml"), `targets:\n${targets.join("")}`);
@@ -207,10 +210,16 @@ Deno.test("post_checks are copied over whatever the agent planted at their path,
     const hard = join(outside, "hard.txt");
     await Deno.writeTextFile(soft, "precious\n");
     await Deno.writeTextFile(hard, "precious\n");
-    const { p, rows } = await runScripted({
-      soft: { steps: [`ln -s ${soft} hidden.test.mjs`], answer: "Done." },
-      hard: { steps: [`ln ${hard} hidden.test.mjs`], answer: "Done." },
-    }, (root) => gamingDataset(root, (b) => b === "honest" ? "hard" : "soft"));
+    const { p, rows } = await runScripted(
+      {
+        soft: { steps: [`ln -s ${soft} hidden.test.mjs`], answer: "Done." },
+        hard: { steps: [`ln ${hard} hidden.test.mjs`], answer: "Done." },
+      },
+      (root) => gamingDataset(root, (b) => b === "honest" ? "hard" : "soft"),
+      // Unsandboxed: in its sandbox the agent cannot even plant the links (the files outside are
+      // not there); what is tested here is how the hidden checks are copied.
+      "    sandbox: none\n",
+    );
     await using _ = p;
     assert.equal(await Deno.readTextFile(soft), "precious\n");
     assert.equal(await Deno.readTextFile(hard), "precious\n");

@@ -14,6 +14,7 @@ import { TargetError } from "../../lib/targets/types.ts";
 import { agentModelEndpoint } from "../../lib/targets/agent_endpoints.ts";
 import { opencodeEnv } from "../../lib/targets/opencode.ts";
 import { tempTree, type Tree } from "../_helpers/temp_tree.ts";
+import { bubblewrap } from "../_helpers/bubblewrap.ts";
 import { makeRequest } from "./_request.ts";
 
 const FIXTURES = fileURLToPath(new URL("../../fixtures/agents/", import.meta.url));
@@ -160,6 +161,9 @@ function stubTarget(
     provider: kind.provider,
     executable: tree.path("bin/agent"),
     env: ["STUB_OUT", "STUB_STREAM", "STUB_EXIT", "MOCK_KEY"],
+    // The stub records what it got outside its workspace: no sandbox (tested in
+    // sandbox_agent_state_process_test.ts and sandbox_escape_agents_e2e_test.ts).
+    sandbox: "none",
     ...settings,
   }, {
     env: {
@@ -253,12 +257,17 @@ for (const kind of KINDS) {
     assert.ok(!error.message.includes(KEY));
   });
 
-  Deno.test(`${kind.provider} target: a missing executable is reported with how to install it`, async () => {
+  Deno.test(`${kind.provider} target: a missing executable is reported with how to install it, in its sandbox or not`, async () => {
     await using tree = await stubTree();
-    const target = stubTarget(kind, tree, { executable: tree.path("bin/no-such-agent") }, {});
-    const error = await failure(target.invoke(makeRequest({ cwd: tree.path("workspace") })));
-    assert.match(error.message, /could not start: .*no-such-agent' was not found/);
-    assert.match(error.message, kind.install);
+    for (const sandbox of bubblewrap.ignore ? ["none"] : ["none", "bubblewrap"]) {
+      const target = stubTarget(kind, tree, {
+        executable: tree.path("bin/no-such-agent"),
+        sandbox,
+      }, {});
+      const error = await failure(target.invoke(makeRequest({ cwd: tree.path("workspace") })));
+      assert.match(error.message, /could not start: .*no-such-agent' was not found/, sandbox);
+      assert.match(error.message, kind.install, sandbox);
+    }
   });
 }
 
@@ -276,9 +285,12 @@ Deno.test("the model endpoint of each new agent kind: base_url, else the variabl
     assert.equal(agentModelEndpoint(kind, settings, fromEnv), "http://127.0.0.1:2/v1", kind);
     assert.equal(agentModelEndpoint(kind, settings, {}), fallback, kind);
   }
-  // Agents whose endpoint agentv cannot tell from here.
+  // opencode's built-in providers that agentv knows call their public endpoints.
   const opencode = { name: "o", provider: "opencode", model: "anthropic/claude-sonnet-4-5" };
-  assert.equal(agentModelEndpoint("opencode", opencode, {}), undefined);
+  assert.equal(agentModelEndpoint("opencode", opencode, {}), "https://api.anthropic.com/v1");
+  // Agents whose endpoint agentv cannot tell from here.
+  const other = { ...opencode, model: "my-gateway/some-model" };
+  assert.equal(agentModelEndpoint("opencode", other, {}), undefined);
   assert.equal(
     agentModelEndpoint("claude-code", { name: "c", provider: "claude-code" }, {}),
     undefined,

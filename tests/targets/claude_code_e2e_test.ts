@@ -18,7 +18,7 @@ import {
 } from "../_helpers/anthropic_sse_server.ts";
 import { project } from "../_helpers/run_project.ts";
 import { tempTree } from "../_helpers/temp_tree.ts";
-import { waitProcessEnded } from "../_helpers/processes.ts";
+import { waitCommandGone } from "../_helpers/processes.ts";
 
 const claude = await locateAgentCli("claude");
 const API_KEY = "sk-ant-test-SECRET-7788";
@@ -244,13 +244,17 @@ Deno.test({
     "claude-code: past timeout_seconds the agent and the processes its tools started are killed, and the row keeps the trace so far",
   ignore: claude.ignore || Deno.build.os !== "linux",
   async fn() {
+    // A command line no other process has: the pid the agent sees may be its sandbox's own.
+    const watcher = `timeout 86400.${
+      crypto.getRandomValues(new Uint32Array(1))[0]
+    } tail -f /dev/null`;
     await using server = startAnthropicSseServer({
       turns: [
         {
           // A background process in the Bash tool's own session, then a model that never answers.
           toolCalls: [{
             name: "Bash",
-            input: { command: "tail -f /dev/null > /dev/null 2>&1 & echo $!" },
+            input: { command: `${watcher} > /dev/null 2>&1 & echo $!` },
           }],
         },
         { hang: true },
@@ -271,7 +275,7 @@ Deno.test({
     assert.equal(step?.tool, "Bash");
     const background = Number(String(step.output).trim());
     assert.ok(background > 0, `pid in ${JSON.stringify(step.output)}`);
-    assert.ok(await waitProcessEnded(background), `background process ${background} still runs`);
+    assert.ok(await waitCommandGone(watcher), `background process ${background} still runs`);
   },
 });
 

@@ -1,7 +1,9 @@
 /**
  * The `claude-code` target against a stand-in `claude` (a shell script replaying a recorded
  * stream): the command line, the prompt on stdin, the environment, and how failures become
- * errors. The real CLI is exercised in claude_code_e2e_test.ts.
+ * errors. The real CLI is exercised in claude_code_e2e_test.ts. The stand-in records what it got
+ * next to itself, outside its workspace, so it runs without agentv's sandbox
+ * (`sandbox: none`; the sandbox is tested in tests/targets/sandbox_*_test.ts).
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -13,6 +15,7 @@ import { runEval } from "../../lib/run/run_eval.ts";
 import { UntrustedDatasetError } from "../../lib/run/run_permission.ts";
 import { project } from "../_helpers/run_project.ts";
 import { tempTree, type Tree } from "../_helpers/temp_tree.ts";
+import { bubblewrap } from "../_helpers/bubblewrap.ts";
 
 const RECORDED = fileURLToPath(
   new URL("../../fixtures/agents/claude/bash_edit_and_failing_step.jsonl", import.meta.url),
@@ -79,6 +82,7 @@ Deno.test("claude-code builds its command line from the settings and writes the 
   const target = createTarget({
     name: "agent",
     provider: "claude-code",
+    sandbox: "none",
     executable,
     model: "sonnet",
     system_prompt: "Be careful.",
@@ -118,7 +122,7 @@ Deno.test("claude-code passes its own variables and the listed ones, never the n
   await using tree = await tempTree({ "ws/.keep": "" });
   const executable = await fakeClaude(tree.dir, RECORDED);
   const target = createTarget(
-    { name: "agent", provider: "claude-code", executable, env: ["MY_FLAG"] },
+    { name: "agent", provider: "claude-code", sandbox: "none", executable, env: ["MY_FLAG"] },
     { env: ENV },
   );
   await target.invoke(request(tree));
@@ -141,7 +145,12 @@ Deno.test("claude-code passes its own variables and the listed ones, never the n
 Deno.test("claude-code: an error result fails with the agent's message and keeps the partial trace and the log", async () => {
   await using tree = await tempTree({ "ws/.keep": "" });
   const executable = await fakeClaude(tree.dir, API_ERROR, 1);
-  const target = createTarget({ name: "agent", provider: "claude-code", executable }, {
+  const target = createTarget({
+    name: "agent",
+    provider: "claude-code",
+    sandbox: "none",
+    executable,
+  }, {
     env: ENV,
   });
   const logPath = join(tree.dir, "logs", "c1.jsonl");
@@ -165,7 +174,12 @@ Deno.test("claude-code: a non-zero exit without a result event fails with the ex
     3,
     "Invalid API key sk-ant-SECRET-9911",
   );
-  const target = createTarget({ name: "agent", provider: "claude-code", executable }, {
+  const target = createTarget({
+    name: "agent",
+    provider: "claude-code",
+    sandbox: "none",
+    executable,
+  }, {
     env: ENV,
   });
   await assert.rejects(
@@ -183,7 +197,12 @@ Deno.test("claude-code: a clean exit without a final answer is an error", async 
     recorded.filter((l) => JSON.parse(l).type !== "result").join("\n") + "\n",
   );
   const executable = await fakeClaude(tree.dir, join(tree.dir, "cut.jsonl"));
-  const target = createTarget({ name: "agent", provider: "claude-code", executable }, {
+  const target = createTarget({
+    name: "agent",
+    provider: "claude-code",
+    sandbox: "none",
+    executable,
+  }, {
     env: ENV,
   });
   const error = await target.invoke(request(tree)).then(() => undefined, (e) => e);
@@ -192,17 +211,20 @@ Deno.test("claude-code: a clean exit without a final answer is an error", async 
   assert.equal(error.partial?.output_messages.flatMap((m) => m.tool_calls ?? []).length, 3);
 });
 
-Deno.test("claude-code: a missing executable says how to install Claude Code", async () => {
+Deno.test("claude-code: a missing executable says how to install Claude Code, in its sandbox or not", async () => {
   await using tree = await tempTree({ "ws/.keep": "" });
-  const target = createTarget({
-    name: "agent",
-    provider: "claude-code",
-    executable: join(tree.dir, "nope", "claude"),
-  }, { env: ENV });
-  await assert.rejects(
-    target.invoke(request(tree)),
-    /could not start: .*npm install -g @anthropic-ai\/claude-code/,
-  );
+  for (const sandbox of bubblewrap.ignore ? ["none"] : ["none", "bubblewrap"]) {
+    const target = createTarget({
+      name: "agent",
+      provider: "claude-code",
+      sandbox,
+      executable: join(tree.dir, "nope", "claude"),
+    }, { env: ENV });
+    await assert.rejects(
+      target.invoke(request(tree)),
+      /could not start: .*npm install -g @anthropic-ai\/claude-code/,
+    );
+  }
 });
 
 Deno.test("claude-code targets are not retried and their timeout_seconds replaces the runner's", () => {

@@ -301,7 +301,8 @@ evalcases:
     input: Wait
     evaluators: [{type: contains, value: x}]
 `,
-      { timeout_seconds: 6 },
+      // The FIFO's folder is outside the workspace: the sandbox lets the agent write there.
+      { timeout_seconds: 6, writable: [tmp.dir] },
     );
     const { rows } = await run(ds);
     const row = rows[0];

@@ -40,6 +40,8 @@ function stubTarget(tree: Tree, settings: Record<string, unknown>, env: Record<s
   return createTarget({
     name: "agent",
     provider: "codex",
+    // The stub records what it got outside its workspace: no sandbox (tested elsewhere).
+    sandbox: "none",
     executable: tree.path("bin/codex"),
     env: ["STUB_OUT", "STUB_STREAM", "STUB_EXIT", "MOCK_KEY"],
     ...settings,

@@ -19,7 +19,7 @@ import {
 } from "../_helpers/gemini_sse_server.ts";
 import { project } from "../_helpers/run_project.ts";
 import { tempTree } from "../_helpers/temp_tree.ts";
-import { waitProcessEnded } from "../_helpers/processes.ts";
+import { waitCommandGone } from "../_helpers/processes.ts";
 
 const gemini = await locateAgentCli("gemini");
 const API_KEY = "gk-gemini-e2e-SECRET-5511";
@@ -245,11 +245,13 @@ Deno.test({
   async fn() {
     await using tmp = await tempTree({}, { prefix: "agentv-gemini-pid-" });
     const pidFile = tmp.path("command.pid");
+    // A command line no other process has: the pid the command sees may be its sandbox's own.
+    const command = `sleep 3600.${crypto.getRandomValues(new Uint32Array(1))[0]}`;
     await using server = startGeminiSseServer({
       turns: [{
         functionCalls: [{
           name: "run_shell_command",
-          args: { command: `echo $$ > '${pidFile}'; exec sleep 3600` },
+          args: { command: `echo $$ > '${pidFile}'; exec ${command}` },
         }],
       }],
     });
@@ -261,7 +263,8 @@ Deno.test({
     evaluators: [{type: contains, value: x}]
 `,
       // Long enough for Gemini CLI to start and run the command on a busy machine.
-    }, "    timeout_seconds: 20\n");
+      // The pid file's folder is outside the workspace: the sandbox lets the agent write there.
+    }, `    timeout_seconds: 20\n    writable: [${JSON.stringify(tmp.dir)}]\n`);
     const row = run.rows["slow-agent"]!;
     assert.equal(row.status, "error");
     assert.match(
@@ -271,6 +274,6 @@ Deno.test({
     assert.deepEqual(calls(row).map((c) => c.tool), ["run_shell_command"]);
     const pid = Number.parseInt(await Deno.readTextFile(pidFile).catch(() => ""), 10);
     assert.ok(pid > 1, "the command had not started when the timeout fired; raise timeout_seconds");
-    assert.ok(await waitProcessEnded(pid), `the command's process ${pid} outlived the agent`);
+    assert.ok(await waitCommandGone(command), `the command's process ${pid} outlived the agent`);
   },
 });

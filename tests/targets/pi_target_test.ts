@@ -48,6 +48,9 @@ function stubTarget(tree: Tree, settings: Record<string, unknown>, env: Record<s
     provider: "pi",
     executable: tree.path("bin/pi"),
     env: ["STUB_OUT", "STUB_STREAM", "STUB_EXIT", "MOCK_KEY"],
+    // The stub records what it got outside its workspace: no sandbox (pi in its sandbox runs in
+    // pi_e2e_test.ts and sandbox_escape_agents_e2e_test.ts).
+    sandbox: "none",
     ...settings,
   }, {
     env: {

@@ -64,6 +64,8 @@ async function runQwen(server: ChatSseServer, files: Record<string, string>) {
       TMPDIR: home.dir,
       OPENAI_API_KEY: API_KEY,
       QWEN_CODE_SUPPRESS_YOLO_WARNING: "1",
+      // Its settings folder by name: the sandbox's home is empty, QWEN_HOME is bound in.
+      QWEN_HOME: join(home.dir, ".qwen"),
     },
     timeoutMs: 120_000,
     workers: 1,

@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { evaluatorCommand, setupCommands } from "../../lib/dataset/dataset_commands.ts";
-import { runSetup } from "../../lib/run/workspace_repo.ts";
+import { runSetup } from "../../lib/run/workspace_setup.ts";
 import { evaluateCodeJudge } from "../../lib/scoring/code_judge.ts";
 import { evaluateComposite } from "../../lib/scoring/composite.ts";
 import { CommandPermit, ConsentGrant } from "../../lib/targets/consent.ts";
@@ -17,6 +17,7 @@ import { createTarget } from "../../lib/targets/registry.ts";
 import type { TargetRequest } from "../../lib/targets/types.ts";
 import type { CodeJudgeConfig, CompositeConfig } from "../../lib/schema/evaluator.ts";
 import type { EvalCase } from "../../lib/schema/eval_case.ts";
+import { AGENT_PROVIDERS } from "../../lib/schema/target_providers.ts";
 import { startProviderServer } from "../_helpers/provider_servers.ts";
 import { tempTree, type Tree } from "../_helpers/temp_tree.ts";
 import { makeContext } from "../scoring/_context.ts";
@@ -85,8 +86,16 @@ Deno.test("a code judge and a code aggregator start nothing their run's grant do
 
 Deno.test("cli targets, their healthchecks and agent targets start nothing their grant does not hold", async () => {
   await using tree = await tempTree({});
-  await Deno.writeTextFile(join(tree.dir, "claude"), `#!/bin/sh\ntouch ${tree.dir}/AGENT_RAN\n`);
-  await Deno.chmod(join(tree.dir, "claude"), 0o755);
+  // A stand-in of every agent kind, each leaving its own marker if it ever starts.
+  const agents = AGENT_PROVIDERS.map((kind) => ({
+    name: kind,
+    provider: kind,
+    executable: join(tree.dir, kind),
+  }));
+  for (const kind of AGENT_PROVIDERS) {
+    await Deno.writeTextFile(join(tree.dir, kind), `#!/bin/sh\ntouch ${tree.dir}/${kind}_RAN\n`);
+    await Deno.chmod(join(tree.dir, kind), 0o755);
+  }
   const definitions = [
     { name: "cli", provider: "cli", command_template: `touch ${tree.dir}/CLI_RAN; echo hi` },
     {
@@ -95,7 +104,7 @@ Deno.test("cli targets, their healthchecks and agent targets start nothing their
       command_template: "echo hi",
       healthcheck: { type: "command", command_template: `touch ${tree.dir}/HEALTH_RAN` },
     },
-    { name: "agent", provider: "claude-code", executable: join(tree.dir, "claude") },
+    ...agents,
   ];
   for (const definition of definitions) {
     // A grant holding the needs of every other target, not this one's.
@@ -111,7 +120,7 @@ Deno.test("cli targets, their healthchecks and agent targets start nothing their
       }
     }
   }
-  for (const marker of ["CLI_RAN", "HEALTH_RAN", "AGENT_RAN"]) {
+  for (const marker of ["CLI_RAN", "HEALTH_RAN", ...AGENT_PROVIDERS.map((k) => `${k}_RAN`)]) {
     assert.equal(await exists(join(tree.dir, marker)), false, `${marker}: it started`);
   }
 });
@@ -178,6 +187,10 @@ Deno.test("every process agentv starts goes through a permit", async () => {
     runShell: /\brunShell\(/,
     runScript: /\brunScript\(/,
     runAgentCli: /\brunAgentCli\(/,
+    runJudgeScript: /\brunJudgeScript\(/,
+    // Other ways to start a process: none may appear.
+    "node:child_process": /["']node:child_process["']/,
+    "Deno.run": /\bDeno\.run\(/,
   };
   for await (const path of walk(lib)) {
     const text = await Deno.readTextFile(path);
@@ -194,14 +207,18 @@ Deno.test("every process agentv starts goes through a permit", async () => {
       "scoring/judge_host.ts",
       "scoring/script_process.ts",
       "targets/agent_cli.ts",
+      "targets/sandbox_docker.ts",
+      "targets/sandbox_forwarder.ts",
+      "targets/sandbox_policy.ts",
+      "targets/sandbox_relay_process.ts",
       "targets/shell.ts",
     ],
     runShell: ["targets/cli.ts", "targets/shell.ts"],
-    runScript: [
-      "run/workspace_repo.ts",
+    runScript: ["run/workspace_setup.ts", "scoring/judge_sandbox.ts", "scoring/script_process.ts"],
+    runJudgeScript: [
       "scoring/code_judge.ts",
       "scoring/composite.ts",
-      "scoring/script_process.ts",
+      "scoring/judge_sandbox.ts",
     ],
     runAgentCli: ["targets/agent_cli.ts", "targets/agent_target.ts"],
   });
@@ -212,14 +229,44 @@ Deno.test("every process agentv starts goes through a permit", async () => {
   assert.match(await source("scoring/judge_host.ts"), /Deno\.execPath\(\)/);
   // `ps` (finding an agent's leftover processes) is agentv's own, not the dataset's.
   assert.match(await source("targets/agent_cli.ts"), /new Deno\.Command\("ps"/);
+  // A sandbox's relay is agentv itself (its executable, or deno running its own relay module);
+  // `docker kill` stops a container agentv named; the forwarder, inside the sandbox, starts what
+  // follows its `--`: the permitted argv, after the sandbox's prefix (`sandbox_launch.ts`).
+  assert.match(await source("targets/sandbox_relay_process.ts"), /Deno\.execPath\(\)/);
+  assert.match(await source("targets/sandbox_docker.ts"), /args: \["kill", name\]/);
+  // Whether bwrap can make a sandbox here is found by starting `bwrap … true` (agentv's probe).
+  assert.match(await source("targets/sandbox_policy.ts"), /new Deno\.Command\(bwrap,/);
+  assert.match(await source("targets/sandbox_policy.ts"), /"--", "true"\]/);
+  assert.match(
+    await source("targets/sandbox_forwarder.ts"),
+    /const \[program, \.\.\.rest\] = args\.slice\(2\)/,
+  );
+  assert.match(
+    await source("targets/sandbox_launch.ts"),
+    /\[\.\.\.layout\.prefix, \.\.\.request\.argv\]/,
+  );
+  assert.match(
+    await source("targets/agent_target.ts"),
+    /openAgentSandbox\(agent\.sandbox, \[executable, \.\.\.args\]/,
+  );
   // `git` (the cache of a `workspace_repo`, checkouts, the files a diff compares with) is
   // agentv's own too; a repository's setup commands run through `runScript` with a permit.
   assert.match(await source("run/git.ts"), /new Deno\.Command\("git",/);
-  assert.match(await source("run/workspace_repo.ts"), /runScript\(permit,/);
+  assert.match(await source("run/workspace_setup.ts"), /runScript\(permit,/);
   assert.match(await source("targets/cli.ts"), /permitOf\(context, "cli_target"\)\.template/);
   assert.match(await source("targets/cli.ts"), /permitOf\(context, "healthcheck"\)\.template/);
   assert.match(await source("targets/agent_target.ts"), /agent\.permit\(\)\.argv/);
+  // Every agent kind starts its CLI through invokeAgent only, with its own agent_target permit,
+  // in the sandbox its settings give (a new kind must be wired the same way).
+  for (const kind of AGENT_PROVIDERS) {
+    const module = await source(`targets/${kind.replace("-", "_")}.ts`);
+    assert.match(module, /permit: \(\) => permitOf\(context, "agent_target"\)/, kind);
+    assert.match(module, /invoke: \(request\) => invokeAgent\(agent, request\)/, kind);
+    assert.match(module, /const sandbox = agentSandbox\(settings, context, \{/, kind);
+    assert.match(module, /\.\.\.\(sandbox !== undefined \? \{ sandbox \} : \{\}\)/, kind);
+  }
   assert.match(await source("scoring/script_process.ts"), /permit: CommandPermit/);
+  assert.match(await source("scoring/judge_sandbox.ts"), /argv: permit\.argv/);
 });
 
 async function* walk(dir: URL): AsyncGenerator<string> {

@@ -68,6 +68,14 @@ function evaluators(M: string): Record<EvaluatorType, Record<string, unknown>[]>
   };
 }
 
+/** An agent target whose stand-in executable may write its marker in `M` (outside its workspace). */
+const agentTarget = (name: string, provider: string, executable: string, M: string) => ({
+  name,
+  provider,
+  executable,
+  writable: [M],
+});
+
 /** A target of every provider kind (HTTP ones on their own loopback server). */
 function targets(
   M: string,
@@ -87,13 +95,14 @@ function targets(
       command_template: `touch ${M}/M_cli_http; echo hi`,
       healthcheck: { type: "http", url: `${servers.health.url}/health?token=\${{ TOKEN }}` },
     }],
-    "claude-code": [{ name: "claude", provider: "claude-code", executable: `${M}/bin/claude` }],
-    codex: [{ name: "codex", provider: "codex", executable: `${M}/bin/codex` }],
-    "gemini-cli": [{ name: "gemini_cli", provider: "gemini-cli", executable: `${M}/bin/gemini` }],
-    "qwen-code": [{ name: "qwen", provider: "qwen-code", executable: `${M}/bin/qwen` }],
-    "copilot-cli": [{ name: "copilot", provider: "copilot-cli", executable: `${M}/bin/copilot` }],
-    opencode: [{ name: "opencode", provider: "opencode", executable: `${M}/bin/opencode` }],
-    pi: [{ name: "pi", provider: "pi", executable: `${M}/bin/pi` }],
+    // The stand-in agents touch their marker outside their workspace: their sandbox lets them.
+    "claude-code": [agentTarget("claude", "claude-code", `${M}/bin/claude`, M)],
+    codex: [agentTarget("codex", "codex", `${M}/bin/codex`, M)],
+    "gemini-cli": [agentTarget("gemini_cli", "gemini-cli", `${M}/bin/gemini`, M)],
+    "qwen-code": [agentTarget("qwen", "qwen-code", `${M}/bin/qwen`, M)],
+    "copilot-cli": [agentTarget("copilot", "copilot-cli", `${M}/bin/copilot`, M)],
+    opencode: [agentTarget("opencode", "opencode", `${M}/bin/opencode`, M)],
+    pi: [agentTarget("pi", "pi", `${M}/bin/pi`, M)],
     openai: [{
       name: "openai",
       provider: "openai",
