@@ -7,6 +7,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { parse } from "yaml";
+import { checkTargetDefinition } from "../../lib/dataset/targets_check.ts";
 import { createTarget } from "../../lib/targets/registry.ts";
 import { TargetError } from "../../lib/targets/types.ts";
 import { agentModelEndpoint } from "../../lib/targets/agent_endpoints.ts";
@@ -219,4 +221,22 @@ Deno.test("pi target: a crash without a stream names the exit code and the redac
   assert.match(missing.message, /npm install -g @mariozechner\/pi-coding-agent/);
   // Nothing is left in the agent's TMPDIR.
   assert.deepEqual([...Deno.readDirSync(tree.path("tmp"))].map((e) => e.name), [".keep"]);
+});
+
+Deno.test("the docs' pi example is a valid target that starts what the docs say", async () => {
+  const page = await Deno.readTextFile(new URL("../../docs/targets/pi.md", import.meta.url));
+  const [example] = [...page.matchAll(/```yaml\n([\s\S]*?)```/g)]
+    .flatMap((m) => parse(m[1]!) as Record<string, unknown>[]);
+  assert.equal(example?.provider, "pi");
+  assert.deepEqual(checkTargetDefinition(example!).issues, []);
+  const target = createTarget(example as { name: string; provider: string }, {
+    env: { OPENAI_API_KEY: "k" },
+  });
+  const [need] = (target.needs ?? []).map((n) => n.need);
+  assert.equal(need?.kind, "agent_target");
+  assert.deepEqual(need?.argv, [
+    "pi",
+    ...["--mode", "json", "-p", "--no-session", "--provider", "agentv"],
+    ...["--model", "Qwen/Qwen3-Coder-30B-A3B-Instruct", "--no-skills", "--no-context-files"],
+  ]);
 });
