@@ -1,6 +1,6 @@
 /**
  * The sandbox against the newer real agent CLIs (Gemini CLI, Qwen Code, GitHub Copilot CLI,
- * opencode; offline against their loopback mock servers), with the escape script of
+ * opencode, pi; offline against their loopback mock servers), with the escape script of
  * `sandbox_escape_e2e_test.ts`: each CLI's own shell tool tries to read `~/.ssh/id_rsa`, write
  * outside its workspace, `touch /etc/…` and connect to another loopback port. Inside the default
  * sandbox every attempt fails (a failed tool call where the CLI's stream reports exit status:
@@ -29,6 +29,7 @@ const gemini = await locateAgentCli("gemini");
 const qwen = await locateAgentCli("qwen");
 const copilot = await locateAgentCli("copilot");
 const opencode = await locateAgentCli("opencode");
+const pi = await locateAgentCli("pi");
 
 type Sandbox = "default" | "none";
 const noneIf = (sandbox: Sandbox) => sandbox === "none" ? { sandbox: "none" } : {};
@@ -172,12 +173,37 @@ async function opencodeEscape(s: Tree, port: number, sandbox: Sandbox): Promise<
   return { row, modelCalls: server.requests.length };
 }
 
+/** The escape script through pi (`bash`). */
+async function piEscape(s: Tree, port: number, sandbox: Sandbox): Promise<EscapeRun> {
+  await using server = startChatSseServer({
+    turns: [
+      {
+        toolCalls: escapeAttempts(s, etcOf(s, sandbox), port)
+          .map((command) => ({ name: "bash", arguments: { command } })),
+      },
+      { text: "Done trying." },
+    ],
+  });
+  const row = await runEscapeCase(
+    targetsYaml({
+      provider: "pi",
+      executable: pi.require(),
+      model: "pi-mock",
+      base_url: server.url,
+      ...noneIf(sandbox),
+    }),
+    { HOME: s.path("home"), TMPDIR: s.path("home"), OPENAI_API_KEY: "sk-escape" },
+  );
+  return { row, modelCalls: server.requests.length };
+}
+
 for (
   const [name, cli, escape, exitStatus] of [
     ["gemini-cli", gemini, geminiEscape, false],
     ["qwen-code", qwen, qwenEscape, true],
     ["copilot-cli", copilot, copilotEscape, true],
     ["opencode", opencode, opencodeEscape, true],
+    ["pi", pi, piEscape, true],
   ] as const
 ) {
   Deno.test({
