@@ -91,6 +91,23 @@ export function escapeOutcomes(row: ResultRow): Record<string, string | undefine
   return out;
 }
 
+/**
+ * {@link escapeOutcomes} of a run without a sandbox. Qwen Code runs the four commands at once and
+ * now and then reports one that exited 0 as failed because its process group then got a signal
+ * ("Exit Code: 0", "Signal: 1"): that call counts as succeeded, since the command did (the caller
+ * checks what each command left behind).
+ */
+function openOutcomes(row: ResultRow): Record<string, string | undefined> {
+  const outcomes = escapeOutcomes(row);
+  for (const [name, needle] of Object.entries(ATTEMPTS)) {
+    const call = toolCalls(row).find((c) => JSON.stringify(c.input).includes(needle));
+    if (call?.status === "error" && /\bExit Code: 0\nSignal: \d+/.test(String(call.output))) {
+      outcomes[name] = "ok";
+    }
+  }
+  return outcomes;
+}
+
 /** Runs the escape case against `targets` (a targets file) in a fresh project; returns its row. */
 export async function runEscapeCase(
   targets: string,
@@ -173,7 +190,7 @@ export async function assertOpen(
   counter: { count(): number },
 ): Promise<void> {
   assert.equal(open.row.status, "ok", open.row.error ?? "");
-  assert.deepEqual(escapeOutcomes(open.row), {
+  assert.deepEqual(openOutcomes(open.row), {
     "read key": "ok",
     "write outside": "ok",
     "touch etc": "ok",
