@@ -25,7 +25,10 @@ export interface AgentScript {
 export async function scriptedCodex(dir: string, script: AgentScript): Promise<string> {
   const scriptFile = join(dir, "agent-script.json");
   await Deno.writeTextFile(scriptFile, JSON.stringify(script));
-  const self = new URL(import.meta.url).pathname;
+  // A copy beside the wrapper: a sandbox lets the agent read its executable's folder, not the
+  // folder this repository was cloned into (which may be under a /tmp the sandbox replaces).
+  const self = join(dir, "scripted_codex.ts");
+  await Deno.copyFile(new URL(import.meta.url), self);
   const wrapper = join(dir, "codex");
   await Deno.writeTextFile(
     wrapper,
