@@ -24,13 +24,25 @@ import { scriptedCodex } from "./_scripted_codex.ts";
 const PATH = Deno.env.get("PATH") ?? "/usr/bin:/bin";
 const SECRET = "THE EXPECTED ANSWER 42";
 
-/** What setup records in the checkout: git's HEAD, its home, whether it wrote in the root. */
+/**
+ * What setup records in the checkout (git's HEAD, how many entries its home has), and its try
+ * at writing the dataset root, judged on the host by {@link escaped}: inside a sandbox whose
+ * `/tmp` is its own, a root under `/tmp` may exist as an empty folder that takes the write.
+ */
 function setupScript(root: string): string {
   return [
     "git rev-parse HEAD > setup-head.txt",
     `ls -A "$HOME" | wc -l | tr -d ' ' > setup-home.txt`,
-    `(touch '${root}/setup-escaped' 2>/dev/null && echo escaped || echo refused) > setup-root.txt`,
+    `touch '${root}/setup-escaped' 2>/dev/null`,
+    "true",
   ].join("; ");
+}
+
+/** Whether setup's write reached the real dataset root ("escaped"), else "refused"; resets it. */
+async function escaped(tree: Tree): Promise<"escaped" | "refused"> {
+  const found = await Deno.stat(tree.path("setup-escaped")).then(() => true, () => false);
+  await Deno.remove(tree.path("setup-escaped")).catch(() => {});
+  return found ? "escaped" : "refused";
 }
 
 /** A dataset root (outside /tmp) with a repository, a hidden answer and one repo-backed case. */
@@ -59,7 +71,11 @@ async function dataset(): Promise<{ tree: Tree; commit: string }> {
 }
 
 /** Runs the case with a scripted agent (its target settings extended by `extra`). */
-async function run(tree: Tree, extra: string, sandboxMode?: "bubblewrap"): Promise<ResultRow> {
+async function run(
+  tree: Tree,
+  extra: string,
+  sandboxMode?: "bubblewrap",
+): Promise<{ row: ResultRow; root: "escaped" | "refused" }> {
   const bin = tree.path(`bin-${crypto.randomUUID()}`);
   await Deno.mkdir(bin);
   const executable = await scriptedCodex(bin, {
@@ -67,7 +83,7 @@ async function run(tree: Tree, extra: string, sandboxMode?: "bubblewrap"): Promi
       "git rev-parse HEAD",
       "git status --porcelain",
       `cat '${tree.path("hidden/answer.txt")}'`,
-      "cat setup-head.txt setup-home.txt setup-root.txt",
+      "cat setup-head.txt setup-home.txt",
     ],
     answer: "Done.",
   });
@@ -84,8 +100,7 @@ async function run(tree: Tree, extra: string, sandboxMode?: "bubblewrap"): Promi
     workers: 1,
     ...(sandboxMode !== undefined ? { sandboxMode } : {}),
   });
-  await Deno.remove(tree.path("setup-escaped")).catch(() => {});
-  return rows[0]!;
+  return { row: rows[0]!, root: await escaped(tree) };
 }
 
 function calls(row: ResultRow): ToolCall[] {
@@ -100,7 +115,7 @@ Deno.test({
     bubblewrap.require();
     const { tree, commit } = await dataset();
     await using _ = tree;
-    const boxed = await run(tree, "");
+    const { row: boxed, root: boxedRoot } = await run(tree, "");
     assert.equal(boxed.status, "ok", boxed.error ?? "");
     const [head, status, hidden, setup] = calls(boxed);
     assert.equal(head.status, "ok", String(head.output));
@@ -109,15 +124,16 @@ Deno.test({
     assert.equal(hidden.status, "error", "the agent read the dataset root");
     assert.doesNotMatch(JSON.stringify(boxed), new RegExp(SECRET));
     // Setup saw the checkout's HEAD, an empty home, and could not write the root.
-    assert.deepEqual(String(setup.output).trim().split("\n"), [commit, "0", "refused"]);
+    assert.deepEqual(String(setup.output).trim().split("\n"), [commit, "0"]);
+    assert.equal(boxedRoot, "refused");
 
-    const open = await run(tree, "    sandbox: none\n");
+    const { row: open, root: openRoot } = await run(tree, "    sandbox: none\n");
     assert.equal(open.status, "ok", open.error ?? "");
     const [, , read, seen] = calls(open);
     assert.equal(read.status, "ok");
     assert.match(String(read.output), new RegExp(SECRET));
-    const [seenHead, seenHome, seenRoot] = String(seen.output).trim().split("\n");
-    assert.deepEqual([seenHead, seenRoot], [commit, "escaped"]);
+    const [seenHead, seenHome] = String(seen.output).trim().split("\n");
+    assert.deepEqual([seenHead, openRoot], [commit, "escaped"]);
     assert.notEqual(seenHome, "0", "setup saw the user's home");
   },
 });
@@ -150,13 +166,13 @@ Deno.test({
       assert.equal(rows[0]!.status, "ok", rows[0]!.error ?? "");
       const kept = (rows[0]!.workspace as { path: string }).path;
       const seen = await Promise.all(
-        ["setup-head.txt", "setup-home.txt", "setup-root.txt"]
+        ["setup-head.txt", "setup-home.txt"]
           .map(async (f) => (await Deno.readTextFile(join(kept, f))).trim()),
       );
       const boxed = name === "boxed";
-      assert.deepEqual([seen[0], seen[2]], [commit, boxed ? "refused" : "escaped"], name);
+      const root = await escaped(tree);
+      assert.deepEqual([seen[0], root], [commit, boxed ? "refused" : "escaped"], name);
       assert.equal(seen[1] === "0", boxed, `${name}: the home setup saw had ${seen[1]} entries`);
-      await Deno.remove(tree.path("setup-escaped")).catch(() => {});
     }
   },
 });
