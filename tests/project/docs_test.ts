@@ -12,6 +12,7 @@ import { dirname, join } from "node:path";
 import { parse } from "yaml";
 import denoJson from "../../deno.json" with { type: "json" };
 import { parseCommandLine } from "../../lib/cli/app.ts";
+import { INIT_SCHEMA_PATH } from "../../lib/cli/init_templates.ts";
 import { loadTargetsFile } from "../../lib/dataset/targets_file.ts";
 import { AgentvError } from "../../lib/errors/agentv_error.ts";
 import { validateEvalFile } from "../../mod.ts";
@@ -185,6 +186,12 @@ Deno.test("the README's install commands grant exactly the compile task's permis
 });
 
 // The checks themselves catch what they are for.
+
+Deno.test("the README's $schema line is the one agentv init writes", async () => {
+  const readme = await Deno.readTextFile(join(REPO_ROOT, "README.md"));
+  const lines = readme.split("\n").filter((l) => l.includes("yaml-language-server: $schema="));
+  assert.deepEqual(lines, [`# yaml-language-server: $schema=../${INIT_SCHEMA_PATH}`]);
+});
 
 Deno.test("docs check: an eval example with a mistake is reported, a fragment is not checked", async () => {
   const md = "```yaml\nevalcases:\n  - id: a\n    input: hi\n    evaluators:\n" +
