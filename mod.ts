@@ -159,6 +159,7 @@ export {
   type EvalFileReport,
   EvalLoadError,
   type FileNeedsReport,
+  lendSandboxWorkers,
   type LoadedEvalFile,
   type LoadedTargetsFile,
   loadEvalCases,

@@ -17,6 +17,7 @@ import { confineReads } from "./confine_reads.ts";
 import type { TargetsVerdict } from "./check_case_targets.ts";
 import type {
   FileReport,
+  ResetMessage,
   TargetCheck,
   VerdictMessage,
   WorkerRequest,
@@ -26,7 +27,9 @@ import type {
 /** The worker's global scope, as far as this module uses it. */
 const scope = globalThis as unknown as {
   name: string;
-  onmessage: ((event: MessageEvent<WorkerRequest | VerdictMessage>) => void) | null;
+  onmessage:
+    | ((event: MessageEvent<WorkerRequest | VerdictMessage | ResetMessage>) => void)
+    | null;
   postMessage(message: WorkerResponse): void;
 };
 
@@ -137,6 +140,12 @@ scope.onmessage = async (event) => {
   const message = event.data;
   if (message.op === "verdict") {
     verdictSlot(message.id).resolve(message.verdict);
+    return;
+  }
+  if (message.op === "reset") {
+    // Lent to the next sandbox with the same permissions: nothing read for the last one stays.
+    loaders.clear();
+    verdicts.clear();
     return;
   }
   try {

@@ -18,6 +18,7 @@ export { streamEvalCases } from "./stream_eval_cases.ts";
 export { type LoadedEvalFile, loadEvalFile } from "./load_eval_file.ts";
 export { type LoadOptions } from "./context.ts";
 export { EvalLoadError } from "./errors.ts";
+export { lendSandboxWorkers } from "./sandbox_worker.ts";
 export { type DiscoveredFiles, discoverEvalFiles } from "./discover.ts";
 export {
   type CommandFile,

@@ -30,11 +30,15 @@ import {
   type WorkerResponse,
 } from "./sandbox_protocol.ts";
 import {
+  returnSandboxWorker,
   SANDBOX_ENV,
   sandboxPermissions,
   type SandboxPreload,
   startSandboxWorker,
 } from "./sandbox_worker.ts";
+
+/** Request ids, unique in the process: a lent worker never sees an id twice. */
+let nextRequestId = 1;
 
 /** The worker protocol and the validation report (defined in `sandbox_protocol.ts`). */
 export type {
@@ -97,7 +101,7 @@ export class Sandbox {
   #worker: Worker | undefined;
   #failure: Error | undefined;
   #pending = new Map<number, Pending>();
-  #nextId = 1;
+  #roots: string[] = [];
   #alsoRead: string[];
   #preload: SandboxPreload | undefined;
 
@@ -187,8 +191,16 @@ export class Sandbox {
     this.#start();
   }
 
-  /** Terminates the worker; pending requests are rejected. Safe to call twice. */
+  /**
+   * Terminates the worker (or, with nothing pending, lends it to the next sandbox with the same
+   * permissions when the process asked for that: see `lendSandboxWorkers`); pending requests
+   * are rejected. Safe to call twice.
+   */
   close(): void {
+    const worker = this.#worker;
+    if (worker && this.#pending.size === 0 && returnSandboxWorker(this.#roots, worker)) {
+      this.#worker = undefined;
+    }
     this.#fail(new Error("The sandbox was closed"));
   }
 
@@ -222,6 +234,7 @@ export class Sandbox {
     const roots = [this.root, ...this.#alsoRead];
     if (this.#realRoot && this.#realRoot !== this.root) roots.push(this.#realRoot);
     const worker = startSandboxWorker(roots, this.#preload ? { preload: this.#preload } : {});
+    this.#roots = roots;
     worker.onmessage = (event: MessageEvent<WorkerResponse>) => {
       const message = event.data;
       const pending = this.#pending.get(message.id);
@@ -264,7 +277,7 @@ export class Sandbox {
     const signal = options.signal;
     if (signal?.aborted) return Promise.reject(abortError(signal));
     const worker = this.#start();
-    const id = this.#nextId++;
+    const id = nextRequestId++;
     return new Promise((resolvePromise, rejectPromise) => {
       const onAbort = () => this.#fail(abortError(signal!));
       signal?.addEventListener("abort", onAbort, { once: true });

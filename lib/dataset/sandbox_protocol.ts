@@ -80,6 +80,12 @@ export type WorkerRequest = {
  */
 export type VerdictMessage = { op: "verdict"; id: number; verdict?: TargetsVerdict };
 
+/**
+ * Sent to a worker lent to the next sandbox with the same permissions (see
+ * `lendSandboxWorkers`): it forgets what it read for the last one (targets files, verdicts).
+ */
+export type ResetMessage = { op: "reset" };
+
 /** A worker's answer. */
 export type WorkerResponse =
   | { id: number; ok: true; value: unknown }

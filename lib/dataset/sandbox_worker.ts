@@ -13,6 +13,7 @@
  *
  * @module
  */
+import type { ResetMessage } from "./sandbox_protocol.ts"; // a type only: nothing is imported
 
 /** Environment variables the worker may read (`npm:yaml` reads them at import). */
 export const SANDBOX_ENV = ["LOG_TOKENS", "LOG_STREAM"];
@@ -60,6 +61,63 @@ function workerName(preload: SandboxPreload): string {
 /** A worker started early, waiting for the sandbox with its permissions. */
 let prestarted: { key: string; worker: Worker; failed: boolean } | undefined;
 
+/** Whether closed sandboxes lend their workers (see {@link lendSandboxWorkers}). */
+let lending = false;
+
+/** How many lent workers wait at most (the oldest is terminated for a newer one). */
+const MAX_IDLE = 2;
+
+/** Workers closed sandboxes lent, oldest first, each waiting for a sandbox with its permissions. */
+const idle: { key: string; worker: Worker }[] = [];
+
+/**
+ * Makes a closed sandbox lend its worker to the next sandbox whose permissions (dataset root and
+ * extra readable files) are exactly the same, instead of terminating it: a process that loads
+ * the same datasets again and again (a test suite, a server) then pays for one isolate and one
+ * loader instead of one per command. The worker forgets what it read (targets files, verdicts)
+ * before it is lent; at most two wait at a time, and a waiting worker keeps the process alive, so
+ * call `lendSandboxWorkers(false)` (which terminates it) before the process should end. Off by
+ * default: each command's sandbox then starts and ends its own worker. Returns the setting before.
+ *
+ * @example
+ * ```ts ignore
+ * import { lendSandboxWorkers } from "./sandbox_worker.ts";
+ * lendSandboxWorkers(true);
+ * // … many validate / runEval calls over the same dataset root …
+ * lendSandboxWorkers(false);
+ * ```
+ */
+export function lendSandboxWorkers(on: boolean): boolean {
+  const before = lending;
+  lending = on;
+  if (!on) { for (const { worker } of idle.splice(0)) worker.terminate(); }
+  return before;
+}
+
+/**
+ * Takes back the worker of a closed sandbox that could read `roots`, when workers are lent and it
+ * has nothing pending: it is told to forget what it read and waits for the next sandbox with the
+ * same permissions (the oldest waiting worker is terminated when too many wait). Returns false,
+ * leaving the worker to the caller, when workers are not lent.
+ */
+export function returnSandboxWorker(roots: string[], worker: Worker): boolean {
+  if (!lending) return false;
+  worker.onmessage = null;
+  worker.onmessageerror = null;
+  const key = JSON.stringify(roots);
+  worker.onerror = (event: ErrorEvent) => {
+    // One that fails while it waits is dropped; the next sandbox starts its own.
+    event.preventDefault();
+    worker.terminate();
+    const at = idle.findIndex((w) => w.worker === worker);
+    if (at >= 0) idle.splice(at, 1);
+  };
+  worker.postMessage({ op: "reset" } satisfies ResetMessage);
+  idle.push({ key, worker });
+  while (idle.length > MAX_IDLE) idle.shift()!.worker.terminate();
+  return true;
+}
+
 /**
  * Starts a sandbox worker that may read `roots` (the dataset root first, then files outside it
  * the user named, then the root's real path when it differs), or adopts the prestarted one when
@@ -75,6 +133,12 @@ export function startSandboxWorker(
   options: { preload?: SandboxPreload } = {},
 ): Worker {
   const key = JSON.stringify(roots);
+  const waiting = idle.findLastIndex((w) => w.key === key);
+  if (waiting >= 0) {
+    const [{ worker }] = idle.splice(waiting, 1);
+    worker.onerror = null;
+    return worker;
+  }
   if (prestarted?.key === key) {
     const { worker, failed } = prestarted;
     prestarted = undefined;

@@ -13,6 +13,7 @@
  */
 import { join, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { lendSandboxWorkers } from "../../lib/dataset/sandbox_worker.ts";
 
 /** The slow tiers: a file named `*_<tier>_test.ts` runs in `deno task test:<tier>`. */
 export const SLOW_TIERS = ["process", "browser", "postgres", "e2e", "fuzz", "publish"] as const;
@@ -49,8 +50,13 @@ export function laneFiles(index: number, root: string = ROOT): string[] {
   return fastTestFiles(root).filter((_, n) => n % LANES === index);
 }
 
-/** Imports the files of lane `index`, one after another, registering their tests. */
+/**
+ * Imports the files of lane `index`, one after another, registering their tests. The lane's
+ * sandboxes lend their workers to the next command over the same dataset root (see
+ * `lendSandboxWorkers`): most tests run `validate` or `run` several times over one project.
+ */
 export async function runLane(index: number, root: string = ROOT): Promise<void> {
+  lendSandboxWorkers(true);
   for (const file of laneFiles(index, root)) {
     await import(pathToFileURL(join(root, file)).href);
   }

@@ -52,6 +52,12 @@ Deno.test("Deno runs in each tier exactly the probe files the tier guard says it
         join(dir, "tests/_fast", entry.name),
       );
     }
+    // The lanes lend sandbox workers: the one library module they import comes along.
+    await Deno.mkdir(join(dir, "lib/dataset"), { recursive: true });
+    await Deno.copyFile(
+      join(REPO_ROOT, "lib/dataset/sandbox_worker.ts"),
+      join(dir, "lib/dataset/sandbox_worker.ts"),
+    );
     const expected = (task: string) =>
       PROBES.filter((f) => {
         const tiers = tiersOf(f, dir);

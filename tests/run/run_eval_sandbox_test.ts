@@ -83,7 +83,8 @@ async function watchingWorkers<T>(
     }
     override postMessage(message: unknown, transfer?: Transferable[] | StructuredSerializeOptions) {
       const request = rewrite(message as Record<string, unknown>);
-      this.#seen.requests.push(request);
+      // A lent worker (the fast tier lends them) is told to forget what it read: not a request.
+      if (request.op !== "reset") this.#seen.requests.push(request);
       super.postMessage(request, transfer as Transferable[]);
     }
   }
