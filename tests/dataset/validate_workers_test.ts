@@ -31,12 +31,16 @@ function bigJsonl(n: number): string {
   return lines.join("\n") + "\n";
 }
 
-/** Records the `op` of every message posted to a worker while `fn` runs. */
+/**
+ * Records the `op` of every message posted to a worker while `fn` runs, but `reset` (a worker
+ * lent to the next sandbox, as the fast tier's lanes lend them, is told to forget what it read).
+ */
 async function postedOps<T>(fn: () => Promise<T>): Promise<{ ops: string[]; value: T }> {
   const ops: string[] = [];
   const original = Worker.prototype.postMessage;
   Worker.prototype.postMessage = function (this: Worker, message: unknown, ...rest: never[]) {
-    ops.push((message as { op: string }).op);
+    const op = (message as { op: string }).op;
+    if (op !== "reset") ops.push(op);
     return original.call(this, message, ...rest);
   };
   try {
