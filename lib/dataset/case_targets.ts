@@ -225,11 +225,14 @@ export class JsonlTargets implements CaseTargets {
       id?: string;
     }[] = [];
     for (const [target, uses] of this.#byName) {
+      // `pick` depends on the target and the needs only: asked once per needs value (4 bits).
+      const picks: (boolean | undefined)[] = [];
       for (let i = 0; i < uses.entries.length; i++) {
         const entry = uses.entries.values[i];
         const line = entry >> 6;
         const needs = (entry >> 2) & 15;
-        if (this.#removed?.has(line) || !pick(target, needs)) continue;
+        const chosen = picks[needs] ??= pick(target, needs);
+        if (!chosen || this.#removed?.has(line)) continue;
         picked.push({ line, site: SITE_CODES[entry & 3], target, needs, id: uses.ids?.[i] });
         if (options.firstOfEach) break;
       }

@@ -74,6 +74,9 @@ export function isPlainCase(record: Obj): boolean {
   return record.rubrics !== undefined || someWeight(record.evaluators);
 }
 
+/** The judge needs of a case that has no evaluators of its own, per file defaults. */
+const defaultNeeds = new WeakMap<object, JudgeNeeds>();
+
 /**
  * What a plain case (see {@link isPlainCase}) asks of its judge, as the case pipeline would find
  * it on the normalised case: its own evaluators (`execution.evaluators` before `evaluators`),
@@ -96,6 +99,18 @@ export function plainCaseJudgeNeeds(
 ): JudgeNeeds {
   const execution = record.execution as Obj | undefined;
   const own = (execution?.evaluators ?? record.evaluators) as JudgedEvaluator[] | undefined;
+  if (own === undefined && record.rubrics === undefined && record.evaluator === undefined) {
+    // Most cases of a large file: the file's evaluators decide, the same for each.
+    let needs = defaultNeeds.get(defaults);
+    if (needs === undefined) {
+      needs = caseJudgeNeeds({
+        evaluator: defaults.evaluator,
+        evaluators: defaults.evaluators ?? [],
+      });
+      defaultNeeds.set(defaults, needs);
+    }
+    return needs;
+  }
   const list: readonly JudgedEvaluator[] = own ?? defaults.evaluators ?? [];
   const evaluators = record.rubrics !== undefined ? [{ type: "rubric" }, ...list] : list;
   const evaluator = typeof record.evaluator === "string" ? record.evaluator : defaults.evaluator;
