@@ -110,9 +110,15 @@ export async function postJson(
       // A stream cannot be replayed, so fetch never re-sends it unseen (see the module doc).
       body: oneChunk(JSON.stringify(body)),
       signal,
+      // A redirect would carry the headers (the key among them) to a URL nobody approved.
+      redirect: "manual",
     });
   } catch (error) {
     throw fetchFailure(error, { signal, label, safe, url });
+  }
+  if (response.status >= 300 && response.status < 400) {
+    await response.body?.cancel();
+    throw redirectRefused(response, { label, safe, url });
   }
   try {
     text = await response.text();
@@ -158,6 +164,34 @@ export function parseRetryAfter(headers: Headers, now: number = Date.now()): num
   if (/^\s*\d+(\.\d+)?\s*$/.test(value)) return Math.max(0, Number(value) * 1000);
   const date = Date.parse(value);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/**
+ * The error for a model API that answered with a redirect: agentv does not follow it, since the
+ * request's headers (its key) would go to another URL than the one the targets file names (and,
+ * for a dataset's own targets file, than the host its consent covers).
+ */
+function redirectRefused(
+  response: Response,
+  context: { label: string; safe: (text: string) => string; url: string },
+): TargetError {
+  const location = response.headers.get("location");
+  let to = "another URL";
+  if (location) {
+    try {
+      to = shownUrl(new URL(location, context.url).href);
+    } catch {
+      to = "a URL that does not parse";
+    }
+  }
+  return new TargetError(
+    context.safe(
+      `${context.label} API redirected POST ${
+        shownUrl(context.url)
+      } to ${to} (HTTP ${response.status}); agentv does not follow a model API's redirects, which would send its key there; set base_url to the URL it redirects to`,
+    ),
+    { status: response.status, retryable: false },
+  );
 }
 
 /** GETs `url` and fails unless the status is 2xx (CLI healthchecks). */

@@ -93,3 +93,27 @@ Deno.test("connectionProblem() reads a DNS failure from the runtime's error chai
   );
   assert.doesNotMatch(problem.split("(DNS")[0], /key=abc/, "the URL is shown without its query");
 });
+
+Deno.test("a model API that redirects is not followed: the key never reaches the other URL, the row says where it pointed", async () => {
+  const seen: string[] = [];
+  const other = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (req) => {
+    seen.push(`${req.method} ${req.headers.get("authorization") ?? ""}`);
+    return Response.json({ choices: [{ message: { role: "assistant", content: "Paris" } }] });
+  });
+  const elsewhere = `http://127.0.0.1:${other.addr.port}/steal`;
+  for (const status of [301, 302, 303, 307, 308]) {
+    const redirecting = Deno.serve(
+      { hostname: "127.0.0.1", port: 0, onListen() {} },
+      () => new Response(null, { status, headers: { location: `${elsewhere}?k=1` } }),
+    );
+    try {
+      const error = await runError(`http://127.0.0.1:${redirecting.addr.port}/v1`);
+      assert.match(error, new RegExp(`redirected POST .* to ${elsewhere} \\(HTTP ${status}\\)`));
+      assert.match(error, /set base_url to the URL it redirects to/);
+    } finally {
+      await redirecting.shutdown();
+    }
+  }
+  await other.shutdown();
+  assert.deepEqual(seen, [], "nothing reached the URL the redirects pointed at");
+});
