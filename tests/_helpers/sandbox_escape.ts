@@ -17,10 +17,11 @@
  * @module
  */
 import assert from "node:assert/strict";
+import { toolCalls } from "./agent_run.ts";
+export { toolCalls };
 import { join } from "node:path";
 import { runEval } from "../../lib/run/run_eval.ts";
 import type { ResultRow } from "../../lib/schema/result.ts";
-import type { ToolCall } from "../../lib/schema/message.ts";
 import { project } from "./run_project.ts";
 import { tempTree, type Tree } from "./temp_tree.ts";
 
@@ -66,11 +67,6 @@ export function escapeAttempts(s: Tree, etc: string, port: number): string[] {
     `touch ${etc}/agentv-sandbox-probe`,
     `bash -c 'exec 3<>/dev/tcp/127.0.0.1/${port} && echo connected'`,
   ];
-}
-
-/** The tool calls of a row. */
-export function toolCalls(row: ResultRow): ToolCall[] {
-  return row.output_messages.flatMap((m) => m.tool_calls ?? []);
 }
 
 /** What each attempt's tool call (agents may run them in any order) must contain. */

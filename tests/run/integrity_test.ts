@@ -7,11 +7,11 @@
  * behaviours run through the real Claude Code and Codex in `tests/targets/*_e2e_test.ts`.)
  */
 import assert from "node:assert/strict";
+import { toolCalls as calls } from "../_helpers/agent_run.ts";
 import { join } from "node:path";
 import { readResults } from "../../lib/results/read_results.ts";
 import { runEval } from "../../lib/run/run_eval.ts";
 import type { ResultRow } from "../../lib/schema/result.ts";
-import type { ToolCall } from "../../lib/schema/message.ts";
 import {
   type Behaviour,
   BEHAVIOURS,
@@ -46,10 +46,6 @@ async function runScripted(
   const out = join(p.dir, "results.jsonl");
   const { rows } = await runEval({ files: ["evals"], cwd: p.dir, env: ENV, allowRun: true, out });
   return { p, out, rows: Object.fromEntries(rows.map((r) => [r.eval_id, r])) };
-}
-
-function calls(row: ResultRow): ToolCall[] {
-  return row.output_messages.flatMap((m) => m.tool_calls ?? []);
 }
 
 function kinds(row: ResultRow): string[] {

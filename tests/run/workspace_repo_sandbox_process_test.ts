@@ -11,10 +11,10 @@
  * checkout under a home is hidden with the home as well.)
  */
 import assert from "node:assert/strict";
+import { toolCalls as calls } from "../_helpers/agent_run.ts";
 import { join } from "node:path";
 import { runEval } from "../../lib/run/run_eval.ts";
 import type { ResultRow } from "../../lib/schema/result.ts";
-import type { ToolCall } from "../../lib/schema/message.ts";
 import { bubblewrap } from "../_helpers/bubblewrap.ts";
 import { commitFiles } from "../_helpers/git_repo.ts";
 import { tempTree, type Tree } from "../_helpers/temp_tree.ts";
@@ -101,10 +101,6 @@ async function run(
     ...(sandboxMode !== undefined ? { sandboxMode } : {}),
   });
   return { row: rows[0]!, root: await escaped(tree) };
-}
-
-function calls(row: ResultRow): ToolCall[] {
-  return row.output_messages.flatMap((m) => m.tool_calls ?? []);
 }
 
 Deno.test({

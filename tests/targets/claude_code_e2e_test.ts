@@ -5,10 +5,8 @@
  * real in each case's workspace.
  */
 import assert from "node:assert/strict";
+import { type AgentRun, runAgentProject, toolCalls as calls } from "../_helpers/agent_run.ts";
 import { join } from "node:path";
-import { runEval } from "../../lib/run/run_eval.ts";
-import type { ResultRow } from "../../lib/schema/result.ts";
-import type { ToolCall } from "../../lib/schema/message.ts";
 import { locateAgentCli } from "../_helpers/agent_clis.ts";
 import {
   type AnthropicSseServer,
@@ -16,8 +14,6 @@ import {
   startAnthropicSseServer,
   toolResults,
 } from "../_helpers/anthropic_sse_server.ts";
-import { project } from "../_helpers/run_project.ts";
-import { tempTree } from "../_helpers/temp_tree.ts";
 import { waitCommandGone } from "../_helpers/processes.ts";
 
 const claude = await locateAgentCli("claude");
@@ -33,54 +29,25 @@ ${extra}`;
 }
 
 /** Runs `evalYaml` against the real claude pointed at `server`; returns the rows by id. */
-async function runClaude(
+function runClaude(
   server: AnthropicSseServer,
   files: Record<string, string>,
   options: { targetExtra?: string; workers?: number; keepWorkspaces?: boolean } = {},
-): Promise<
-  { rows: Record<string, ResultRow>; dir: string; [Symbol.asyncDispose](): Promise<void> }
-> {
-  const bin = claude.require();
-  const home = await tempTree({}, { prefix: "agentv-claude-home-" });
-  const p = await project({
-    ".agentv/targets.yaml": targets(bin, options.targetExtra),
-    ...files,
-  });
-  const dispose = async () => {
-    await p[Symbol.asyncDispose]();
-    await home[Symbol.asyncDispose]();
-  };
-  const { rows } = await runEval({
-    files: [join(p.dir, "evals")],
-    cwd: p.dir,
-    env: {
-      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
-      HOME: home.dir,
-      // Claude Code keeps session notes under $TMPDIR/claude-<uid>/: removed with the home.
-      TMPDIR: home.dir,
+): Promise<AgentRun> {
+  return runAgentProject({
+    agent: "claude",
+    targets: targets(claude.require(), options.targetExtra),
+    files,
+    // Claude Code keeps session notes under $TMPDIR/claude-<uid>/: removed with the home.
+    env: () => ({
       ANTHROPIC_BASE_URL: server.url,
       ANTHROPIC_API_KEY: API_KEY,
       DISABLE_TELEMETRY: "1",
       CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-    },
-    timeoutMs: 120_000,
-    workers: options.workers ?? 1,
-    // Agent targets are commands: a dataset's own targets file needs trust.
-    allowRun: true,
+    }),
+    ...(options.workers !== undefined ? { workers: options.workers } : {}),
     ...(options.keepWorkspaces ? { keepWorkspaces: true } : {}),
-  }).catch(async (error) => {
-    await dispose();
-    throw error;
   });
-  return {
-    rows: Object.fromEntries(rows.map((r) => [r.eval_id, r])),
-    dir: p.dir,
-    [Symbol.asyncDispose]: dispose,
-  };
-}
-
-function calls(row: ResultRow): ToolCall[] {
-  return row.output_messages.flatMap((m) => m.tool_calls ?? []);
 }
 
 /** The first line of the first tool result of a request (the `pwd` the agent ran). */

@@ -7,10 +7,8 @@
  * workspace.
  */
 import assert from "node:assert/strict";
+import { runAgentProject, toolCalls as calls } from "../_helpers/agent_run.ts";
 import { join } from "node:path";
-import { runEval } from "../../lib/run/run_eval.ts";
-import type { ResultRow } from "../../lib/schema/result.ts";
-import type { ToolCall } from "../../lib/schema/message.ts";
 import { agentToolsDir, locateAgentCli } from "../_helpers/agent_clis.ts";
 import {
   type ChatRequest,
@@ -19,8 +17,6 @@ import {
   type ScriptedChatTurn,
   startChatSseServer,
 } from "../_helpers/chat_sse_server.ts";
-import { project } from "../_helpers/run_project.ts";
-import { tempTree } from "../_helpers/temp_tree.ts";
 
 const copilot = await locateAgentCli("copilot");
 const API_KEY = "sk-copilot-e2e-SECRET-7733";
@@ -41,43 +37,18 @@ function targets(server: ChatSseServer, executable: string): string {
 }
 
 /** Runs the eval files against the real copilot pointed at `server`; returns the rows by id. */
-async function runCopilot(server: ChatSseServer, files: Record<string, string>) {
-  const bin = copilot.require();
-  const home = await tempTree({}, { prefix: "agentv-copilot-home-" });
-  const p = await project({ ".agentv/targets.yaml": targets(server, bin), ...files });
-  const dispose = async () => {
-    await p[Symbol.asyncDispose]();
-    await home[Symbol.asyncDispose]();
-  };
-  const { rows } = await runEval({
-    files: [join(p.dir, "evals")],
-    cwd: p.dir,
-    env: {
-      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
-      HOME: home.dir,
-      TMPDIR: home.dir,
+function runCopilot(server: ChatSseServer, files: Record<string, string>) {
+  return runAgentProject({
+    agent: "copilot",
+    targets: targets(server, copilot.require()),
+    files,
+    env: () => ({
       XDG_CACHE_HOME: join(agentToolsDir(), "cache"),
       // No GitHub sign-in, telemetry, update check or web tool: the custom provider only.
       COPILOT_OFFLINE: "true",
       COPILOT_PROVIDER_API_KEY: API_KEY,
-    },
-    timeoutMs: 120_000,
-    workers: 1,
-    // Agent targets are commands: a dataset's own targets file needs trust.
-    allowRun: true,
-  }).catch(async (error) => {
-    await dispose();
-    throw error;
+    }),
   });
-  return {
-    rows: Object.fromEntries(rows.map((r) => [r.eval_id, r])) as Record<string, ResultRow>,
-    dir: p.dir,
-    [Symbol.asyncDispose]: dispose,
-  };
-}
-
-function calls(row: ResultRow): ToolCall[] {
-  return row.output_messages.flatMap((m) => m.tool_calls ?? []);
 }
 
 /** The folder the first shell step printed (`pwd`): Copilot CLI's file tools take absolute paths. */

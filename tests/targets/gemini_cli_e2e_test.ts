@@ -6,10 +6,8 @@
  * scripted tools for real in each case's workspace.
  */
 import assert from "node:assert/strict";
+import { runAgentProject, toolCalls as calls } from "../_helpers/agent_run.ts";
 import { join } from "node:path";
-import { runEval } from "../../lib/run/run_eval.ts";
-import type { ResultRow } from "../../lib/schema/result.ts";
-import type { ToolCall } from "../../lib/schema/message.ts";
 import { locateAgentCli } from "../_helpers/agent_clis.ts";
 import {
   functionResponses,
@@ -17,7 +15,6 @@ import {
   type ScriptedGeminiTurn,
   startGeminiSseServer,
 } from "../_helpers/gemini_sse_server.ts";
-import { project } from "../_helpers/run_project.ts";
 import { tempTree } from "../_helpers/temp_tree.ts";
 import { waitCommandGone } from "../_helpers/processes.ts";
 
@@ -45,50 +42,15 @@ ${extra}`;
 }
 
 /** Runs the eval files against the real gemini pointed at `server`; returns the rows by id. */
-async function runGemini(
-  server: GeminiSseServer,
-  files: Record<string, string>,
-  targetExtra = "",
-) {
-  const bin = gemini.require();
-  const home = await tempTree({ ".gemini/settings.json": GEMINI_SETTINGS }, {
-    prefix: "agentv-gemini-home-",
+function runGemini(server: GeminiSseServer, files: Record<string, string>, targetExtra = "") {
+  return runAgentProject({
+    agent: "gemini",
+    targets: targets(server, gemini.require(), targetExtra),
+    files,
+    homeFiles: { ".gemini/settings.json": GEMINI_SETTINGS },
+    // Gemini CLI writes error reports to the temp folder: removed with the home.
+    env: () => ({ GEMINI_API_KEY: API_KEY }),
   });
-  const p = await project({
-    ".agentv/targets.yaml": targets(server, bin, targetExtra),
-    ...files,
-  });
-  const dispose = async () => {
-    await p[Symbol.asyncDispose]();
-    await home[Symbol.asyncDispose]();
-  };
-  const { rows } = await runEval({
-    files: [join(p.dir, "evals")],
-    cwd: p.dir,
-    env: {
-      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
-      HOME: home.dir,
-      // Gemini CLI writes error reports to the temp folder: removed with the home.
-      TMPDIR: home.dir,
-      GEMINI_API_KEY: API_KEY,
-    },
-    timeoutMs: 120_000,
-    workers: 1,
-    // Agent targets are commands: a dataset's own targets file needs trust.
-    allowRun: true,
-  }).catch(async (error) => {
-    await dispose();
-    throw error;
-  });
-  return {
-    rows: Object.fromEntries(rows.map((r) => [r.eval_id, r])) as Record<string, ResultRow>,
-    dir: p.dir,
-    [Symbol.asyncDispose]: dispose,
-  };
-}
-
-function calls(row: ResultRow): ToolCall[] {
-  return row.output_messages.flatMap((m) => m.tool_calls ?? []);
 }
 
 const USAGE = [

@@ -8,9 +8,9 @@
  * not in the workspace while the agent runs (its own `ls` and `cat` find nothing).
  */
 import assert from "node:assert/strict";
+import { toolCalls as calls } from "../_helpers/agent_run.ts";
 import { join } from "node:path";
 import { runEval } from "../../lib/run/run_eval.ts";
-import type { ToolCall } from "../../lib/schema/message.ts";
 import type { ResultRow } from "../../lib/schema/result.ts";
 import { locateAgentCli } from "../_helpers/agent_clis.ts";
 import { startAnthropicSseServer } from "../_helpers/anthropic_sse_server.ts";
@@ -39,10 +39,6 @@ function behaviourOf(prompt: string): Behaviour {
   const found = BEHAVIOURS.find((b) => prompt.includes(`Case ${caseId(b)}:`));
   assert.ok(found, `no behaviour in prompt ${JSON.stringify(prompt.slice(0, 200))}`);
   return found;
-}
-
-function calls(row: ResultRow): ToolCall[] {
-  return row.output_messages.flatMap((m) => m.tool_calls ?? []);
 }
 
 function kinds(row: ResultRow): string[] {

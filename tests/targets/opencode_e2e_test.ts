@@ -7,10 +7,8 @@
  * case's workspace.
  */
 import assert from "node:assert/strict";
+import { runAgentProject, toolCalls as calls } from "../_helpers/agent_run.ts";
 import { join } from "node:path";
-import { runEval } from "../../lib/run/run_eval.ts";
-import type { ResultRow } from "../../lib/schema/result.ts";
-import type { ToolCall } from "../../lib/schema/message.ts";
 import { locateAgentCli } from "../_helpers/agent_clis.ts";
 import {
   type ChatRequest,
@@ -19,8 +17,6 @@ import {
   type ScriptedChatTurn,
   startChatSseServer,
 } from "../_helpers/chat_sse_server.ts";
-import { project } from "../_helpers/run_project.ts";
-import { tempTree } from "../_helpers/temp_tree.ts";
 
 const opencode = await locateAgentCli("opencode");
 const API_KEY = "sk-opencode-e2e-SECRET-8844";
@@ -51,44 +47,19 @@ function targets(server: ChatSseServer, executable: string): string {
 }
 
 /** Runs the eval files against the real opencode pointed at `server`; returns the rows by id. */
-async function runOpencode(server: ChatSseServer, files: Record<string, string>) {
-  const bin = opencode.require();
-  const home = await tempTree({}, { prefix: "agentv-opencode-home-" });
-  const p = await project({ ".agentv/targets.yaml": targets(server, bin), ...files });
-  const dispose = async () => {
-    await p[Symbol.asyncDispose]();
-    await home[Symbol.asyncDispose]();
-  };
-  const { rows } = await runEval({
-    files: [join(p.dir, "evals")],
-    cwd: p.dir,
-    env: {
-      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
-      HOME: home.dir,
-      TMPDIR: home.dir,
+function runOpencode(server: ChatSseServer, files: Record<string, string>) {
+  return runAgentProject({
+    agent: "opencode",
+    targets: targets(server, opencode.require()),
+    files,
+    env: () => ({
       MOCK_KEY: API_KEY,
       OPENCODE_CONFIG_CONTENT: OPENCODE_CONFIG,
       // No model catalogue download, no update check.
       OPENCODE_DISABLE_MODELS_FETCH: "1",
       OPENCODE_DISABLE_AUTOUPDATE: "1",
-    },
-    timeoutMs: 120_000,
-    workers: 1,
-    // Agent targets are commands: a dataset's own targets file needs trust.
-    allowRun: true,
-  }).catch(async (error) => {
-    await dispose();
-    throw error;
+    }),
   });
-  return {
-    rows: Object.fromEntries(rows.map((r) => [r.eval_id, r])) as Record<string, ResultRow>,
-    dir: p.dir,
-    [Symbol.asyncDispose]: dispose,
-  };
-}
-
-function calls(row: ResultRow): ToolCall[] {
-  return row.output_messages.flatMap((m) => m.tool_calls ?? []);
 }
 
 /** The folder the first shell step printed (`pwd`): opencode's file tools take absolute paths. */

@@ -6,10 +6,8 @@
  * and pi runs the scripted tools for real in each case's workspace.
  */
 import assert from "node:assert/strict";
+import { runAgentProject, toolCalls as calls } from "../_helpers/agent_run.ts";
 import { join } from "node:path";
-import { runEval } from "../../lib/run/run_eval.ts";
-import type { ResultRow } from "../../lib/schema/result.ts";
-import type { ToolCall } from "../../lib/schema/message.ts";
 import { locateAgentCli } from "../_helpers/agent_clis.ts";
 import {
   type ChatSseServer,
@@ -17,8 +15,6 @@ import {
   type ScriptedChatTurn,
   startChatSseServer,
 } from "../_helpers/chat_sse_server.ts";
-import { project } from "../_helpers/run_project.ts";
-import { tempTree } from "../_helpers/temp_tree.ts";
 
 const pi = await locateAgentCli("pi");
 const API_KEY = "sk-pi-e2e-SECRET-7311";
@@ -39,43 +35,14 @@ function targets(server: ChatSseServer, executable: string): string {
  * Runs the eval files against the real pi pointed at `server`, with a home folder holding a
  * `~/.pi/agent` that must stay untouched; returns the rows by id.
  */
-async function runPi(server: ChatSseServer, files: Record<string, string>) {
-  const bin = pi.require();
-  const home = await tempTree({ ".pi/agent/settings.json": '{"defaultProvider":"nowhere"}' }, {
-    prefix: "agentv-pi-home-",
+function runPi(server: ChatSseServer, files: Record<string, string>) {
+  return runAgentProject({
+    agent: "pi",
+    targets: targets(server, pi.require()),
+    files,
+    homeFiles: { ".pi/agent/settings.json": '{"defaultProvider":"nowhere"}' },
+    env: () => ({ OPENAI_API_KEY: API_KEY }),
   });
-  const p = await project({ ".agentv/targets.yaml": targets(server, bin), ...files });
-  const dispose = async () => {
-    await p[Symbol.asyncDispose]();
-    await home[Symbol.asyncDispose]();
-  };
-  const { rows } = await runEval({
-    files: [join(p.dir, "evals")],
-    cwd: p.dir,
-    env: {
-      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
-      HOME: home.dir,
-      TMPDIR: home.dir,
-      OPENAI_API_KEY: API_KEY,
-    },
-    timeoutMs: 120_000,
-    workers: 1,
-    // Agent targets are commands: a dataset's own targets file needs trust.
-    allowRun: true,
-  }).catch(async (error) => {
-    await dispose();
-    throw error;
-  });
-  return {
-    rows: Object.fromEntries(rows.map((r) => [r.eval_id, r])) as Record<string, ResultRow>,
-    dir: p.dir,
-    home: home.dir,
-    [Symbol.asyncDispose]: dispose,
-  };
-}
-
-function calls(row: ResultRow): ToolCall[] {
-  return row.output_messages.flatMap((m) => m.tool_calls ?? []);
 }
 
 const USAGE = [

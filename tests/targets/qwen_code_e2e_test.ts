@@ -6,10 +6,8 @@
  * case's workspace.
  */
 import assert from "node:assert/strict";
+import { runAgentProject, toolCalls as calls } from "../_helpers/agent_run.ts";
 import { join } from "node:path";
-import { runEval } from "../../lib/run/run_eval.ts";
-import type { ResultRow } from "../../lib/schema/result.ts";
-import type { ToolCall } from "../../lib/schema/message.ts";
 import { locateAgentCli } from "../_helpers/agent_clis.ts";
 import {
   type ChatRequest,
@@ -18,8 +16,6 @@ import {
   type ScriptedChatTurn,
   startChatSseServer,
 } from "../_helpers/chat_sse_server.ts";
-import { project } from "../_helpers/run_project.ts";
-import { tempTree } from "../_helpers/temp_tree.ts";
 
 const qwen = await locateAgentCli("qwen");
 const API_KEY = "sk-qwen-e2e-SECRET-6622";
@@ -45,45 +41,19 @@ function targets(server: ChatSseServer, executable: string): string {
 }
 
 /** Runs the eval files against the real qwen pointed at `server`; returns the rows by id. */
-async function runQwen(server: ChatSseServer, files: Record<string, string>) {
-  const bin = qwen.require();
-  const home = await tempTree({ ".qwen/settings.json": QWEN_SETTINGS }, {
-    prefix: "agentv-qwen-home-",
-  });
-  const p = await project({ ".agentv/targets.yaml": targets(server, bin), ...files });
-  const dispose = async () => {
-    await p[Symbol.asyncDispose]();
-    await home[Symbol.asyncDispose]();
-  };
-  const { rows } = await runEval({
-    files: [join(p.dir, "evals")],
-    cwd: p.dir,
-    env: {
-      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
-      HOME: home.dir,
-      TMPDIR: home.dir,
+function runQwen(server: ChatSseServer, files: Record<string, string>) {
+  return runAgentProject({
+    agent: "qwen",
+    targets: targets(server, qwen.require()),
+    files,
+    homeFiles: { ".qwen/settings.json": QWEN_SETTINGS },
+    env: (home) => ({
       OPENAI_API_KEY: API_KEY,
       QWEN_CODE_SUPPRESS_YOLO_WARNING: "1",
       // Its settings folder by name: the sandbox's home is empty, QWEN_HOME is bound in.
-      QWEN_HOME: join(home.dir, ".qwen"),
-    },
-    timeoutMs: 120_000,
-    workers: 1,
-    // Agent targets are commands: a dataset's own targets file needs trust.
-    allowRun: true,
-  }).catch(async (error) => {
-    await dispose();
-    throw error;
+      QWEN_HOME: join(home, ".qwen"),
+    }),
   });
-  return {
-    rows: Object.fromEntries(rows.map((r) => [r.eval_id, r])) as Record<string, ResultRow>,
-    dir: p.dir,
-    [Symbol.asyncDispose]: dispose,
-  };
-}
-
-function calls(row: ResultRow): ToolCall[] {
-  return row.output_messages.flatMap((m) => m.tool_calls ?? []);
 }
 
 /**
