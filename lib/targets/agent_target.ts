@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { type AgentRunResult, runAgentCli } from "./agent_cli.ts";
 import type { AgentStreamParser, AgentTrace } from "./agent_trace.ts";
 import { tail } from "./shell.ts";
@@ -167,6 +167,12 @@ export interface AgentInvocation {
   durationMs(trace: AgentTrace, result: AgentRunResult): number | undefined;
   /** Its sandbox (none when absent). */
   sandbox?: AgentSandbox;
+  /**
+   * A private folder per run, named to the agent by the variable `variable` (its configuration
+   * folder when the agent writes there too): made in the agent's `TMPDIR` (its name starts with
+   * `prefix`) with `files` in it, writable in the sandbox, removed after the run.
+   */
+  caseDir?: { variable: string; prefix: string; files: Record<string, string> };
 }
 
 /**
@@ -178,6 +184,33 @@ export interface AgentInvocation {
  * ```
  */
 export async function invokeAgent(
+  agent: AgentInvocation,
+  request: TargetRequest,
+): Promise<TargetResponse> {
+  if (agent.caseDir === undefined) return await invokeOnce(agent, request);
+  const { variable, prefix, files } = agent.caseDir;
+  const dir = await Deno.makeTempDir({
+    prefix,
+    ...(agent.env.TMPDIR !== undefined ? { dir: agent.env.TMPDIR } : {}),
+  });
+  try {
+    for (const [name, text] of Object.entries(files)) {
+      await Deno.writeTextFile(join(dir, name), text);
+    }
+    const sandbox = agent.sandbox &&
+      { ...agent.sandbox, stateDirs: [...agent.sandbox.stateDirs, dir] };
+    return await invokeOnce({
+      ...agent,
+      env: { ...agent.env, [variable]: dir },
+      ...(sandbox !== undefined ? { sandbox } : {}),
+    }, request);
+  } finally {
+    await Deno.remove(dir, { recursive: true }).catch(() => {});
+  }
+}
+
+/** {@link invokeAgent} once its private folder, if any, is made. */
+async function invokeOnce(
   agent: AgentInvocation,
   request: TargetRequest,
 ): Promise<TargetResponse> {

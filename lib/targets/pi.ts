@@ -28,7 +28,6 @@
  *
  * @module
  */
-import { join } from "node:path";
 import type { PiSettings } from "../schema/targets.ts";
 import { type AgentInvocation, agentSandbox, invokeAgent } from "./agent_target.ts";
 import { childEnv } from "./child_env.ts";
@@ -180,9 +179,10 @@ export function createPiTarget(settings: PiSettings, context: ProviderContext): 
   const ownSecrets = Object.entries(env).filter(([name]) => isSecretName(name))
     .map(([, value]) => value).filter((v) => v.trim() !== "");
   const redactor = createRedactor([...context.secrets, ...ownSecrets]);
-  const agent: Omit<AgentInvocation, "env"> = {
+  const agent: AgentInvocation = {
     label,
     permit: () => permitOf(context, "agent_target"),
+    env,
     redact: redactor.text,
     ...(settings.timeout_seconds !== undefined ? { timeoutSeconds: settings.timeout_seconds } : {}),
     ...(settings.max_output_bytes !== undefined
@@ -194,32 +194,17 @@ export function createPiTarget(settings: PiSettings, context: ProviderContext): 
     prompt: (request) => request.prompt,
     parser: () => createPiStreamParser(),
     durationMs: (_trace, result) => result.durationMs,
+    ...(sandbox !== undefined ? { sandbox } : {}),
+    // A private configuration folder per case: pi writes its auth.json there too.
+    caseDir: {
+      variable: PI_AGENT_DIR_VARIABLE,
+      prefix: "agentv-pi-",
+      files: modelsJson !== undefined ? { "models.json": modelsJson } : {},
+    },
   };
   return {
     secrets: ownSecrets,
     ...(sandbox !== undefined ? { sandbox: sandbox.policy } : {}),
-    async invoke(request) {
-      // A private configuration folder per case (in the agent's TMPDIR): pi writes its
-      // auth.json there too.
-      const dir = await Deno.makeTempDir({
-        prefix: "agentv-pi-",
-        ...(env.TMPDIR !== undefined ? { dir: env.TMPDIR } : {}),
-      });
-      try {
-        if (modelsJson !== undefined) {
-          await Deno.writeTextFile(join(dir, "models.json"), modelsJson);
-        }
-        // In a sandbox, the folder is bound in writable like other agents' state folders.
-        const boxed = sandbox !== undefined
-          ? { sandbox: { ...sandbox, stateDirs: [...sandbox.stateDirs, dir] } }
-          : {};
-        return await invokeAgent(
-          { ...agent, env: { ...env, [PI_AGENT_DIR_VARIABLE]: dir }, ...boxed },
-          request,
-        );
-      } finally {
-        await Deno.remove(dir, { recursive: true }).catch(() => {});
-      }
-    },
+    invoke: (request) => invokeAgent(agent, request),
   };
 }
