@@ -17,6 +17,7 @@
  * @module
  */
 import assert from "node:assert/strict";
+import type { ToolCall } from "../../lib/schema/message.ts";
 import { toolCalls } from "./agent_run.ts";
 export { toolCalls };
 import { join } from "node:path";
@@ -77,12 +78,16 @@ const ATTEMPTS: Record<string, string> = {
   connect: "/dev/tcp/",
 };
 
-/** The status of each attempt's tool call, by attempt. */
-export function escapeOutcomes(row: ResultRow): Record<string, string | undefined> {
+/** The status of each attempt's tool call, by attempt (`status` reads a call's). */
+export function escapeOutcomes(
+  row: ResultRow,
+  status: (call: ToolCall) => unknown = (call) => call.status,
+): Record<string, string | undefined> {
   const out: Record<string, string | undefined> = {};
   for (const [name, needle] of Object.entries(ATTEMPTS)) {
     const call = toolCalls(row).find((c) => JSON.stringify(c.input).includes(needle));
-    out[name] = call?.status === undefined ? undefined : String(call.status);
+    const value = call === undefined ? undefined : status(call);
+    out[name] = value === undefined ? undefined : String(value);
   }
   return out;
 }
@@ -94,14 +99,13 @@ export function escapeOutcomes(row: ResultRow): Record<string, string | undefine
  * checks what each command left behind).
  */
 function openOutcomes(row: ResultRow): Record<string, string | undefined> {
-  const outcomes = escapeOutcomes(row);
-  for (const [name, needle] of Object.entries(ATTEMPTS)) {
-    const call = toolCalls(row).find((c) => JSON.stringify(c.input).includes(needle));
-    if (call?.status === "error" && /\bExit Code: 0\nSignal: \d+/.test(String(call.output))) {
-      outcomes[name] = "ok";
-    }
-  }
-  return outcomes;
+  return escapeOutcomes(
+    row,
+    (call) =>
+      call.status === "error" && /\bExit Code: 0\nSignal: \d+/.test(String(call.output))
+        ? "ok"
+        : call.status,
+  );
 }
 
 /** Runs the escape case against `targets` (a targets file) in a fresh project; returns its row. */
