@@ -13,6 +13,7 @@ import { join, resolve } from "node:path";
 import { type AgentRunResult, runAgentCli } from "./agent_cli.ts";
 import type { AgentStreamParser, AgentTrace } from "./agent_trace.ts";
 import { tail } from "./shell.ts";
+import { createRedactor, isSecretName } from "../text/redact.ts";
 import { TargetError, type TargetRequest, type TargetResponse } from "./types.ts";
 import type { CommandPermit } from "./consent.ts";
 import { type OpenSandbox, openSandbox } from "./sandbox_launch.ts";
@@ -173,6 +174,50 @@ export interface AgentInvocation {
    * `prefix`) with `files` in it, writable in the sandbox, removed after the run.
    */
   caseDir?: { variable: string; prefix: string; files: Record<string, string> };
+}
+
+/**
+ * An agent target's own secrets (the values of the secret-named variables in the environment it
+ * gives the agent: its API key among them) and a redactor of those and the run's secrets.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { agentSecrets } from "./agent_target.ts";
+ * const { secrets, redact } = agentSecrets({ MY_API_KEY: "k-123456", PATH: "/bin" }, { secrets: [] });
+ * assert.deepEqual(secrets, ["k-123456"]);
+ * assert.equal(redact("key k-123456"), "key ***");
+ * ```
+ */
+export function agentSecrets(
+  env: Record<string, string>,
+  context: { secrets: readonly string[] },
+): { secrets: string[]; redact: (text: string) => string } {
+  const secrets = Object.entries(env).filter(([name]) => isSecretName(name))
+    .map(([, value]) => value).filter((v) => v.trim() !== "");
+  return { secrets, redact: createRedactor([...context.secrets, ...secrets]).text };
+}
+
+/**
+ * The limits of an agent's run from its target's settings (`timeout_seconds`,
+ * `max_output_bytes`), as {@link AgentInvocation} takes them.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { agentLimits } from "./agent_target.ts";
+ * assert.deepEqual(agentLimits({ timeout_seconds: 30 }), { timeoutSeconds: 30 });
+ * ```
+ */
+export function agentLimits(
+  settings: { timeout_seconds?: number; max_output_bytes?: number },
+): Pick<AgentInvocation, "timeoutSeconds" | "maxOutputBytes"> {
+  return {
+    ...(settings.timeout_seconds !== undefined ? { timeoutSeconds: settings.timeout_seconds } : {}),
+    ...(settings.max_output_bytes !== undefined
+      ? { maxOutputBytes: settings.max_output_bytes }
+      : {}),
+  };
 }
 
 /**

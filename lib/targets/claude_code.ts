@@ -26,11 +26,16 @@
  */
 import { resolve } from "node:path";
 import type { ClaudeCodeSettings } from "../schema/targets.ts";
-import { type AgentInvocation, agentSandbox, invokeAgent } from "./agent_target.ts";
+import {
+  type AgentInvocation,
+  agentLimits,
+  agentSandbox,
+  agentSecrets,
+  invokeAgent,
+} from "./agent_target.ts";
 import { childEnv } from "./child_env.ts";
 import { createClaudeStreamParser } from "./claude_stream.ts";
 import { permitOf, type ProviderContext, type TargetCore } from "./provider_context.ts";
-import { createRedactor, isSecretName } from "../text/redact.ts";
 import type { TargetRequest } from "./types.ts";
 
 /** Variables of Claude Code itself, passed on when set (besides the names listed in `env`). */
@@ -114,19 +119,13 @@ export function createClaudeCodeTarget(
     endpoints: [env.ANTHROPIC_BASE_URL ?? CLAUDE_CODE_DEFAULT_ENDPOINT],
     stateDirs: [env.CLAUDE_CONFIG_DIR],
   });
-  // The API key (and any other secret-named variable) Claude Code gets is a secret of the target.
-  const ownSecrets = Object.entries(env).filter(([name]) => isSecretName(name))
-    .map(([, value]) => value).filter((v) => v.trim() !== "");
-  const redactor = createRedactor([...context.secrets, ...ownSecrets]);
+  const { secrets: ownSecrets, redact } = agentSecrets(env, context);
   const agent: AgentInvocation = {
     label,
     permit: () => permitOf(context, "agent_target"),
     env,
-    redact: redactor.text,
-    ...(settings.timeout_seconds !== undefined ? { timeoutSeconds: settings.timeout_seconds } : {}),
-    ...(settings.max_output_bytes !== undefined
-      ? { maxOutputBytes: settings.max_output_bytes }
-      : {}),
+    redact,
+    ...agentLimits(settings),
     install: "install Claude Code: npm install -g @anthropic-ai/claude-code",
     missingAnswer: "no result event",
     retryTimeouts: true,

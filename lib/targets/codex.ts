@@ -29,7 +29,7 @@
  * @module
  */
 import type { CodexSettings } from "../schema/targets.ts";
-import { type AgentInvocation, agentSandbox, invokeAgent } from "./agent_target.ts";
+import { type AgentInvocation, agentLimits, agentSandbox, invokeAgent } from "./agent_target.ts";
 import { childEnv } from "./child_env.ts";
 import { createCodexStreamParser } from "./codex_stream.ts";
 import { permitOf, type ProviderContext, type TargetCore } from "./provider_context.ts";
@@ -188,10 +188,7 @@ export function createCodexTarget(settings: CodexSettings, context: ProviderCont
     permit: () => permitOf(context, "agent_target"),
     env,
     redact: redactor.text,
-    ...(settings.timeout_seconds !== undefined ? { timeoutSeconds: settings.timeout_seconds } : {}),
-    ...(settings.max_output_bytes !== undefined
-      ? { maxOutputBytes: settings.max_output_bytes }
-      : {}),
+    ...agentLimits(settings),
     install: "install Codex: npm install -g @openai/codex",
     missingAnswer: "no agent_message in its --json stream",
     retryTimeouts: false,

@@ -28,12 +28,18 @@
  */
 import { dirname, join } from "node:path";
 import type { CopilotCliSettings } from "../schema/targets.ts";
-import { type AgentInvocation, agentSandbox, invokeAgent, type UnpackDir } from "./agent_target.ts";
+import {
+  type AgentInvocation,
+  agentLimits,
+  agentSandbox,
+  agentSecrets,
+  invokeAgent,
+  type UnpackDir,
+} from "./agent_target.ts";
 import { locateProgram, realPath } from "./sandbox_paths.ts";
 import { childEnv } from "./child_env.ts";
 import { createCopilotStreamParser } from "./copilot_stream.ts";
 import { permitOf, type ProviderContext, type TargetCore } from "./provider_context.ts";
-import { createRedactor, isSecretName } from "../text/redact.ts";
 
 /** Variables of Copilot CLI itself, passed on when set (besides the names listed in `env`). */
 const COPILOT_CLI_VARIABLES = /^(COPILOT_\w+|GH_HOST|HTTPS?_PROXY|NO_PROXY|NODE_EXTRA_CA_CERTS)$/i;
@@ -186,18 +192,13 @@ export function createCopilotCliTarget(
     stateDirs: [env.COPILOT_HOME],
     unpackDirs: copilotUnpackDir(env, settings.executable ?? "copilot"),
   });
-  const ownSecrets = Object.entries(env).filter(([name]) => isSecretName(name))
-    .map(([, value]) => value).filter((v) => v.trim() !== "");
-  const redactor = createRedactor([...context.secrets, ...ownSecrets]);
+  const { secrets: ownSecrets, redact } = agentSecrets(env, context);
   const agent: AgentInvocation = {
     label,
     permit: () => permitOf(context, "agent_target"),
     env,
-    redact: redactor.text,
-    ...(settings.timeout_seconds !== undefined ? { timeoutSeconds: settings.timeout_seconds } : {}),
-    ...(settings.max_output_bytes !== undefined
-      ? { maxOutputBytes: settings.max_output_bytes }
-      : {}),
+    redact,
+    ...agentLimits(settings),
     install: "install Copilot CLI: npm install -g @github/copilot",
     missingAnswer: "no assistant message after its last tool call",
     retryTimeouts: false,

@@ -23,12 +23,18 @@
  * @module
  */
 import type { GeminiCliSettings } from "../schema/targets.ts";
-import { type AgentInvocation, agentSandbox, type HomeFile, invokeAgent } from "./agent_target.ts";
+import {
+  type AgentInvocation,
+  agentLimits,
+  agentSandbox,
+  agentSecrets,
+  type HomeFile,
+  invokeAgent,
+} from "./agent_target.ts";
 import { childEnv } from "./child_env.ts";
 import { createGeminiCliStreamParser } from "./gemini_cli_stream.ts";
 import { GEMINI_BASE_URL } from "./gemini.ts";
 import { permitOf, type ProviderContext, type TargetCore } from "./provider_context.ts";
-import { createRedactor, isSecretName } from "../text/redact.ts";
 
 /** Variables of Gemini CLI itself, passed on when set (besides the names listed in `env`). */
 const GEMINI_CLI_VARIABLES = /^(GEMINI_\w+|GOOGLE_\w+|HTTPS?_PROXY|NO_PROXY|NODE_EXTRA_CA_CERTS)$/i;
@@ -158,18 +164,13 @@ export function createGeminiCliTarget(
     stateDirs: [env[GEMINI_CLI_HOME_VARIABLE]],
     homeFiles: geminiCliHomeFiles(env),
   });
-  const ownSecrets = Object.entries(env).filter(([name]) => isSecretName(name))
-    .map(([, value]) => value).filter((v) => v.trim() !== "");
-  const redactor = createRedactor([...context.secrets, ...ownSecrets]);
+  const { secrets: ownSecrets, redact } = agentSecrets(env, context);
   const agent: AgentInvocation = {
     label,
     permit: () => permitOf(context, "agent_target"),
     env,
-    redact: redactor.text,
-    ...(settings.timeout_seconds !== undefined ? { timeoutSeconds: settings.timeout_seconds } : {}),
-    ...(settings.max_output_bytes !== undefined
-      ? { maxOutputBytes: settings.max_output_bytes }
-      : {}),
+    redact,
+    ...agentLimits(settings),
     install: "install Gemini CLI: npm install -g @google/gemini-cli",
     missingAnswer: "no assistant text after its last tool call",
     retryTimeouts: false,

@@ -26,11 +26,16 @@
  */
 import { join } from "node:path";
 import type { OpencodeSettings } from "../schema/targets.ts";
-import { type AgentInvocation, agentSandbox, invokeAgent } from "./agent_target.ts";
+import {
+  type AgentInvocation,
+  agentLimits,
+  agentSandbox,
+  agentSecrets,
+  invokeAgent,
+} from "./agent_target.ts";
 import { childEnv } from "./child_env.ts";
 import { createOpencodeStreamParser } from "./opencode_stream.ts";
 import { permitOf, type ProviderContext, type TargetCore } from "./provider_context.ts";
-import { createRedactor, isSecretName } from "../text/redact.ts";
 import { TargetConfigError } from "../dataset/targets_errors.ts";
 
 /** Variables of opencode itself, passed on when set (besides the names listed in `env`). */
@@ -221,18 +226,13 @@ export function createOpencodeTarget(
     stateDirs: opencodeStateDirs(env),
     readOnly: [env.OPENCODE_CONFIG, env.OPENCODE_MODELS_PATH],
   });
-  const ownSecrets = Object.entries(env).filter(([name]) => isSecretName(name))
-    .map(([, value]) => value).filter((v) => v.trim() !== "");
-  const redactor = createRedactor([...context.secrets, ...ownSecrets]);
+  const { secrets: ownSecrets, redact } = agentSecrets(env, context);
   const agent: AgentInvocation = {
     label,
     permit: () => permitOf(context, "agent_target"),
     env,
-    redact: redactor.text,
-    ...(settings.timeout_seconds !== undefined ? { timeoutSeconds: settings.timeout_seconds } : {}),
-    ...(settings.max_output_bytes !== undefined
-      ? { maxOutputBytes: settings.max_output_bytes }
-      : {}),
+    redact,
+    ...agentLimits(settings),
     install: "install opencode: npm install -g opencode-ai",
     missingAnswer: "no text after its last tool call",
     retryTimeouts: false,

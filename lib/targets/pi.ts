@@ -29,12 +29,17 @@
  * @module
  */
 import type { PiSettings } from "../schema/targets.ts";
-import { type AgentInvocation, agentSandbox, invokeAgent } from "./agent_target.ts";
+import {
+  type AgentInvocation,
+  agentLimits,
+  agentSandbox,
+  agentSecrets,
+  invokeAgent,
+} from "./agent_target.ts";
 import { childEnv } from "./child_env.ts";
 import { createPiStreamParser } from "./pi_stream.ts";
 import { OPENAI_BASE_URL } from "./openai.ts";
 import { permitOf, type ProviderContext, type TargetCore } from "./provider_context.ts";
-import { createRedactor, isSecretName } from "../text/redact.ts";
 import { TargetConfigError } from "../dataset/targets_errors.ts";
 
 /** Variables of pi itself, passed on when set (besides the names listed in `env`). */
@@ -176,18 +181,13 @@ export function createPiTarget(settings: PiSettings, context: ProviderContext): 
     endpoints: [piModelEndpoint(settings, context.env)],
     stateDirs: [],
   });
-  const ownSecrets = Object.entries(env).filter(([name]) => isSecretName(name))
-    .map(([, value]) => value).filter((v) => v.trim() !== "");
-  const redactor = createRedactor([...context.secrets, ...ownSecrets]);
+  const { secrets: ownSecrets, redact } = agentSecrets(env, context);
   const agent: AgentInvocation = {
     label,
     permit: () => permitOf(context, "agent_target"),
     env,
-    redact: redactor.text,
-    ...(settings.timeout_seconds !== undefined ? { timeoutSeconds: settings.timeout_seconds } : {}),
-    ...(settings.max_output_bytes !== undefined
-      ? { maxOutputBytes: settings.max_output_bytes }
-      : {}),
+    redact,
+    ...agentLimits(settings),
     install: "install pi: npm install -g @mariozechner/pi-coding-agent",
     missingAnswer: "no text after its last tool call",
     retryTimeouts: false,

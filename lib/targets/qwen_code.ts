@@ -24,12 +24,17 @@
  * @module
  */
 import type { QwenCodeSettings } from "../schema/targets.ts";
-import { type AgentInvocation, agentSandbox, invokeAgent } from "./agent_target.ts";
+import {
+  type AgentInvocation,
+  agentLimits,
+  agentSandbox,
+  agentSecrets,
+  invokeAgent,
+} from "./agent_target.ts";
 import { childEnv } from "./child_env.ts";
 import { createClaudeStreamParser } from "./claude_stream.ts";
 import { OPENAI_BASE_URL } from "./openai.ts";
 import { permitOf, type ProviderContext, type TargetCore } from "./provider_context.ts";
-import { createRedactor, isSecretName } from "../text/redact.ts";
 
 /** Variables of Qwen Code itself, passed on when set (besides the names listed in `env`). */
 const QWEN_CODE_VARIABLES =
@@ -127,18 +132,13 @@ export function createQwenCodeTarget(
     endpoints: [qwenCodeModelEndpoint(settings, context.env)],
     stateDirs: [env.QWEN_HOME, env.QWEN_RUNTIME_DIR],
   });
-  const ownSecrets = Object.entries(env).filter(([name]) => isSecretName(name))
-    .map(([, value]) => value).filter((v) => v.trim() !== "");
-  const redactor = createRedactor([...context.secrets, ...ownSecrets]);
+  const { secrets: ownSecrets, redact } = agentSecrets(env, context);
   const agent: AgentInvocation = {
     label,
     permit: () => permitOf(context, "agent_target"),
     env,
-    redact: redactor.text,
-    ...(settings.timeout_seconds !== undefined ? { timeoutSeconds: settings.timeout_seconds } : {}),
-    ...(settings.max_output_bytes !== undefined
-      ? { maxOutputBytes: settings.max_output_bytes }
-      : {}),
+    redact,
+    ...agentLimits(settings),
     install: "install Qwen Code: npm install -g @qwen-code/qwen-code",
     missingAnswer: "no result event",
     retryTimeouts: false,
