@@ -22,6 +22,7 @@
  *
  * @module
  */
+import { Arrivals } from "./arrivals.ts";
 
 /** A tool call the server asks the agent to make. */
 export interface ScriptedToolCall {
@@ -142,8 +143,8 @@ export function toolResults(request: MessagesRequest): ReceivedToolResult[] {
 
 /** Starts the server on 127.0.0.1, port 0. */
 export function startAnthropicSseServer(options: AnthropicSseServerOptions): AnthropicSseServer {
-  const requests: MessagesRequest[] = [];
-  const waiters: { n: number; resolve: () => void }[] = [];
+  const arrivals = new Arrivals<MessagesRequest>();
+  const requests = arrivals.requests;
   const closing = new AbortController();
   const server = Deno.serve({
     hostname: "127.0.0.1",
@@ -164,11 +165,7 @@ export function startAnthropicSseServer(options: AnthropicSseServerOptions): Ant
     body.headers = Object.fromEntries(req.headers);
     const scripted = Array.isArray(body.tools) && body.tools.length > 0;
     if (!scripted) return reply(body, { text: "ok" }, 0);
-    requests.push(body);
-    for (const w of waiters.filter((w) => requests.length >= w.n)) {
-      waiters.splice(waiters.indexOf(w), 1);
-      w.resolve();
-    }
+    arrivals.push(body);
     const index = body.messages.filter((m) => m.role === "assistant").length;
     const turn = options.turns[index] ?? { text: options.finalText ?? "Done." };
     if ("error" in turn) {
@@ -189,10 +186,7 @@ export function startAnthropicSseServer(options: AnthropicSseServerOptions): Ant
   return {
     url: `http://127.0.0.1:${server.addr.port}`,
     requests,
-    requestCount: (n) =>
-      requests.length >= n
-        ? Promise.resolve()
-        : new Promise((resolve) => waiters.push({ n, resolve })),
+    requestCount: (n) => arrivals.count(n),
     close,
     [Symbol.asyncDispose]: close,
   };

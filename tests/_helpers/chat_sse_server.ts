@@ -27,6 +27,7 @@
  *
  * @module
  */
+import { Arrivals } from "./arrivals.ts";
 
 /** A function call the server asks the agent to make. */
 export interface ScriptedChatToolCall {
@@ -174,10 +175,10 @@ export function chatPromptOf(request: Pick<ChatRequest, "messages">): string {
 
 /** Starts the server on 127.0.0.1, port 0. */
 export function startChatSseServer(options: ChatSseServerOptions): ChatSseServer {
-  const requests: ChatRequest[] = [];
+  const arrivals = new Arrivals<ChatRequest>();
+  const requests = arrivals.requests;
   const sideRequests: ChatRequest[] = [];
   const otherRequests: OtherChatRequest[] = [];
-  const waiters: { n: number; resolve: () => void }[] = [];
   const closing = new AbortController();
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req) => {
     const url = new URL(req.url);
@@ -195,20 +196,9 @@ export function startChatSseServer(options: ChatSseServerOptions): ChatSseServer
       sideRequests.push(body);
       return reply(body, { text: "ok" }, 0);
     }
-    requests.push(body);
-    for (const w of waiters.filter((w) => requests.length >= w.n)) {
-      waiters.splice(waiters.indexOf(w), 1);
-      w.resolve();
-    }
-    if (options.barrier !== undefined && requests.length < options.barrier) {
-      const reached = new Promise<void>((resolve) =>
-        waiters.push({ n: options.barrier!, resolve })
-      );
-      const closed = new Promise<void>((resolve) =>
-        closing.signal.addEventListener("abort", () => resolve(), { once: true })
-      );
-      await Promise.race([reached, closed]);
-      if (closing.signal.aborted) return new Response(null, { status: 503 });
+    arrivals.push(body);
+    if (!await arrivals.barrier(options.barrier, closing.signal)) {
+      return new Response(null, { status: 503 });
     }
     const script = typeof options.turns === "function"
       ? options.turns(chatPromptOf(body))
@@ -237,10 +227,7 @@ export function startChatSseServer(options: ChatSseServerOptions): ChatSseServer
     requests,
     sideRequests,
     otherRequests,
-    requestCount: (n) =>
-      requests.length >= n
-        ? Promise.resolve()
-        : new Promise((resolve) => waiters.push({ n, resolve })),
+    requestCount: (n) => arrivals.count(n),
     close,
     [Symbol.asyncDispose]: close,
   };

@@ -25,6 +25,7 @@
  *
  * @module
  */
+import { Arrivals } from "./arrivals.ts";
 
 /** A function call the server asks the agent to make. */
 export interface ScriptedFunctionCall {
@@ -166,10 +167,10 @@ export function geminiPromptOf(request: Pick<GeminiRequest, "contents">): string
 
 /** Starts the server on 127.0.0.1, port 0. */
 export function startGeminiSseServer(options: GeminiSseServerOptions): GeminiSseServer {
-  const requests: GeminiRequest[] = [];
+  const arrivals = new Arrivals<GeminiRequest>();
+  const requests = arrivals.requests;
   const sideRequests: GeminiRequest[] = [];
   const otherRequests: OtherGeminiRequest[] = [];
-  const waiters: { n: number; resolve: () => void }[] = [];
   const closing = new AbortController();
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req) => {
     const url = new URL(req.url);
@@ -193,11 +194,7 @@ export function startGeminiSseServer(options: GeminiSseServerOptions): GeminiSse
       sideRequests.push(body);
       return reply(body, { text: sideAnswer(body) }, 0, stream);
     }
-    requests.push(body);
-    for (const w of waiters.filter((w) => requests.length >= w.n)) {
-      waiters.splice(waiters.indexOf(w), 1);
-      w.resolve();
-    }
+    arrivals.push(body);
     const script = typeof options.turns === "function"
       ? options.turns(geminiPromptOf(body))
       : options.turns;
@@ -218,10 +215,7 @@ export function startGeminiSseServer(options: GeminiSseServerOptions): GeminiSse
     requests,
     sideRequests,
     otherRequests,
-    requestCount: (n) =>
-      requests.length >= n
-        ? Promise.resolve()
-        : new Promise((resolve) => waiters.push({ n, resolve })),
+    requestCount: (n) => arrivals.count(n),
     close,
     [Symbol.asyncDispose]: close,
   };

@@ -25,6 +25,7 @@
  *
  * @module
  */
+import { Arrivals } from "./arrivals.ts";
 
 /** A function call the server asks the agent to make. */
 export interface ScriptedFunctionCall {
@@ -196,9 +197,9 @@ export function promptOf(request: ResponsesRequest): string {
 
 /** Starts the server on 127.0.0.1, port 0. */
 export function startResponsesSseServer(options: ResponsesSseServerOptions): ResponsesSseServer {
-  const requests: ResponsesRequest[] = [];
+  const arrivals = new Arrivals<ResponsesRequest>();
+  const requests = arrivals.requests;
   const otherRequests: OtherRequest[] = [];
-  const waiters: { n: number; resolve: () => void }[] = [];
   const closing = new AbortController();
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req) => {
     const url = new URL(req.url);
@@ -211,20 +212,9 @@ export function startResponsesSseServer(options: ResponsesSseServerOptions): Res
     }
     const body = await req.json() as ResponsesRequest;
     body.headers = Object.fromEntries(req.headers);
-    requests.push(body);
-    for (const w of waiters.filter((w) => requests.length >= w.n)) {
-      waiters.splice(waiters.indexOf(w), 1);
-      w.resolve();
-    }
-    if (options.barrier !== undefined && requests.length < options.barrier) {
-      const reached = new Promise<void>((resolve) =>
-        waiters.push({ n: options.barrier!, resolve })
-      );
-      const closed = new Promise<void>((resolve) =>
-        closing.signal.addEventListener("abort", () => resolve(), { once: true })
-      );
-      await Promise.race([reached, closed]);
-      if (closing.signal.aborted) return new Response(null, { status: 503 });
+    arrivals.push(body);
+    if (!await arrivals.barrier(options.barrier, closing.signal)) {
+      return new Response(null, { status: 503 });
     }
     const script = typeof options.turns === "function"
       ? options.turns(promptOf(body))
@@ -266,10 +256,7 @@ export function startResponsesSseServer(options: ResponsesSseServerOptions): Res
     url: `http://127.0.0.1:${server.addr.port}/v1`,
     requests,
     otherRequests,
-    requestCount: (n) =>
-      requests.length >= n
-        ? Promise.resolve()
-        : new Promise((resolve) => waiters.push({ n, resolve })),
+    requestCount: (n) => arrivals.count(n),
     close,
     [Symbol.asyncDispose]: close,
   };
