@@ -25,6 +25,7 @@ import { canonicalProvider } from "../schema/target_providers.ts";
 import {
   discoverTargetsFile,
   readTargetDefinitions,
+  type TargetDefinitions,
   TARGETS_FILE_NAMES,
 } from "../dataset/targets_discovery.ts";
 import type { CommandIO } from "./command.ts";
@@ -43,6 +44,62 @@ export interface RootConsentOptions {
    * loaded in a sandbox.
    */
   evalFiles?: EvalNeedSource[];
+  /** Where the targets files are read (default: each read now); see {@link TargetsReads}. */
+  reads?: TargetsReads;
+}
+
+/**
+ * Each targets file read (and parsed) once, so a caller can start reading them before the eval
+ * files are loaded (`validate` does, while its workers check the cases: {@link readTargetsAhead})
+ * and {@link rootConsent} finds them read.
+ */
+export class TargetsReads {
+  #reads = new Map<string, Promise<TargetDefinitions | undefined>>();
+
+  /** Takes `file` as what {@link read} of `path` and `root` gives (it was read elsewhere). */
+  receive(path: string, root: string | undefined, file: TargetDefinitions): void {
+    const key = `${path}\0${root ?? ""}`;
+    if (!this.#reads.has(key)) this.#reads.set(key, Promise.resolve(file));
+  }
+
+  /** The targets file at `path`, confined to `root` when given (see `readTargetDefinitions`). */
+  read(path: string, root: string | undefined): Promise<TargetDefinitions | undefined> {
+    const key = `${path}\0${root ?? ""}`;
+    let read = this.#reads.get(key);
+    if (!read) {
+      read = readTargetDefinitions(path, root !== undefined ? { root } : {});
+      this.#reads.set(key, read);
+    }
+    return read;
+  }
+}
+
+/**
+ * Starts reading what {@link rootConsent} of `root` will read for `evalFiles` (absolute paths):
+ * each targets file they use, and the target registry when one defines a target that is not a
+ * mock. Nothing is reported here: failures are met again where {@link rootConsent} reads.
+ *
+ * @example
+ * ```ts ignore
+ * const reads = new TargetsReads();
+ * await readTargetsAhead("/repo", ["/repo/evals/a.jsonl"], { reads });
+ * ```
+ */
+export async function readTargetsAhead(
+  root: string,
+  evalFiles: readonly string[],
+  options: { reads: TargetsReads; targetsFile?: string },
+): Promise<void> {
+  const files = evalFiles.map((file) => ({ file, evalDir: dirname(file) }));
+  const uses = await targetsFilesUsed(root, files, options.targetsFile);
+  const own = options.targetsFile !== undefined;
+  const read = await Promise.all(
+    [...uses.keys()].map((path) => options.reads.read(path, own ? undefined : root)),
+  );
+  const resolves = read.some((file) =>
+    file?.targets.some((t) => canonicalProvider(String(t.provider ?? "")) !== "mock")
+  );
+  if (resolves) await import("../targets/registry.ts");
 }
 
 /** What {@link rootConsent} found. */
@@ -101,6 +158,7 @@ export async function rootConsent(root: string, options: RootConsentOptions): Pr
       evalDirs,
       env: options.env,
       ownFile: options.targetsFile !== undefined,
+      reads: options.reads ?? new TargetsReads(),
     });
   }
   const collected = await collector.collect();
@@ -113,7 +171,7 @@ export async function rootConsent(root: string, options: RootConsentOptions): Pr
  */
 async function targetsFilesUsed(
   root: string,
-  files: readonly EvalNeedSource[],
+  files: readonly Pick<EvalNeedSource, "file" | "evalDir">[],
   explicit: string | undefined,
 ): Promise<Map<string, Set<string>>> {
   const uses = new Map<string, Set<string>>();
@@ -151,12 +209,13 @@ async function addTargetNeeds(
     env: Record<string, string>;
     /** A `--targets` file: read where it is (a run reads it so too). */
     ownFile: boolean;
+    reads: TargetsReads;
   },
 ): Promise<void> {
   const { root, targetsFile } = options;
   // Parsed, not checked: a definition a run would refuse fails to resolve below (or is listed
   // needlessly); a file that cannot be read or parsed is one a run cannot use either.
-  const file = await readTargetDefinitions(targetsFile, options.ownFile ? {} : { root });
+  const file = await options.reads.read(targetsFile, options.ownFile ? undefined : root);
   if (file === undefined) return;
   // A mock target needs nothing (by the one definition, whatever its settings): a file of mock
   // targets is not resolved, and the registry (and zod) are not loaded for it.

@@ -28,7 +28,9 @@ import {
   sandboxRoot,
   type TargetCheck,
 } from "../dataset/sandbox.ts";
-import { validateInSandboxes } from "./validate_sandboxes.ts";
+import { type PostedRead, validateInSandboxes } from "./validate_sandboxes.ts";
+import type { TargetsReads } from "./root_consent.ts";
+import type { ValidateConsent } from "./validate_consent.ts";
 
 /** Totals over all validated files. */
 export interface ValidateSummary {
@@ -70,6 +72,12 @@ export interface ValidatePathsOptions {
   targetOverride?: string | string[];
   /** Judge target for every case instead of its target's `judge_target` (`--judge-target`). */
   judgeOverride?: string;
+  /**
+   * Called when this thread has nothing to do but wait for the reports (see `whileWaiting` of
+   * `validateInSandboxes`; maybe more than once), with the eval files being validated: what
+   * comes after them can be prepared then.
+   */
+  whileWaiting?: (evalFiles: string[], read?: PostedRead) => void;
 }
 
 /**
@@ -141,6 +149,12 @@ export async function validatePaths(
     alsoRead: options.targetsFile !== undefined ? [options.targetsFile] : [],
     ...(options.verbose !== undefined ? { verbose: options.verbose } : {}),
     ...(options.signal !== undefined ? { signal: options.signal } : {}),
+    ...(options.whileWaiting !== undefined
+      ? {
+        whileWaiting: (read?: PostedRead) =>
+          options.whileWaiting!(files.filter((f) => kinds.get(f) === "eval"), read),
+      }
+      : {}),
   });
   const ordered = files.map((file) => reports.get(file)!);
   // A `.env` that `run` would refuse to read is reported too (readable ones are not listed).
@@ -284,11 +298,10 @@ async function run(args: ParsedArgs, io: CommandIO): Promise<number> {
   const targetsFile = typeof args.values.targets === "string"
     ? await (await import("./validate_targets.ts")).explicitTargetsFile(args.values.targets, io.cwd)
     : undefined;
-  // The consent listing's modules, and the YAML parser for the targets files it reads on this
-  // thread, load while the sandbox workers validate the files.
-  const consentModule = import("./validate_consent.ts");
-  consentModule.catch(() => {});
-  import("../dataset/yaml_source.ts").then((m) => m.loadYamlParser()).catch(() => {});
+  const consent = new ConsentListing({
+    ...(root !== undefined ? { root } : {}),
+    ...(targetsFile !== undefined ? { targetsFile } : {}),
+  });
   let result: ValidateResult;
   try {
     result = await validatePaths(paths, {
@@ -299,6 +312,7 @@ async function run(args: ParsedArgs, io: CommandIO): Promise<number> {
       ...(judgeOverride !== undefined ? { judgeOverride } : {}),
       verbose: args.values.verbose === true,
       signal: io.signal,
+      whileWaiting: (evalFiles, read) => consent.prepare(evalFiles, read),
     });
   } catch (error) {
     if (io.signal.aborted) {
@@ -318,22 +332,17 @@ async function run(args: ParsedArgs, io: CommandIO): Promise<number> {
     );
   }
   // What the roots ask consent for: the same listing as `agentv trust --list`.
-  const { formatValidateConsent, jsonValidateConsent, validateConsent } = await consentModule;
-  const consent = await validateConsent(result.files, {
-    env: io.envAll(),
-    ...(root !== undefined ? { root } : {}),
-    ...(targetsFile !== undefined ? { targetsFile } : {}),
-  });
+  const { module, found } = await consent.of(result.files, io.envAll());
   if (args.values.json === true) {
     const json = {
       ...relativeResult(result, io.cwd),
-      consent: await jsonValidateConsent(consent, io),
+      consent: await module.jsonValidateConsent(found, io),
     };
     io.stdout(JSON.stringify(json, null, 2) + "\n");
   } else if (result.files.length > 0) {
     io.stdout(
       formatValidateResult(result, { cwd: io.cwd, color: io.color }) +
-        await formatValidateConsent(consent, io),
+        await module.formatValidateConsent(found, io),
     );
   }
   if (result.problems.length > 0) return 2;
@@ -376,6 +385,54 @@ export const validateCommand: Command = {
   },
   run,
 };
+
+/** The consent module (`validate_consent.ts`), imported when the listing is prepared. */
+type ConsentModule = typeof import("./validate_consent.ts");
+
+/**
+ * What the validated files' roots ask consent for, listed after them. Its modules, and the
+ * targets files it reads on this thread, load while the workers check the cases ({@link prepare}
+ * is called then), not before: they would compete with the workers' start.
+ */
+class ConsentListing {
+  #scope: { root?: string; targetsFile?: string };
+  #posted: PostedRead[] = [];
+  #module: Promise<ConsentModule> | undefined;
+  #reads: Promise<TargetsReads | undefined> | undefined;
+
+  constructor(scope: { root?: string; targetsFile?: string }) {
+    this.#scope = scope;
+  }
+
+  /**
+   * Imports the listing's modules and starts reading the targets files `evalFiles` use, except
+   * those a worker read (`read`, which may come with each call).
+   */
+  prepare(evalFiles: string[], read?: PostedRead): void {
+    if (read) this.#posted.push(read);
+    if (this.#module) return;
+    this.#module = import("./validate_consent.ts");
+    this.#reads = this.#module.then(
+      (m) => m.readConsentAhead(evalFiles, { ...this.#scope, posted: this.#posted }),
+      () => undefined, // the import fails again, and is reported, in `of`
+    );
+  }
+
+  /** The listing of the validated files (`reports`), targets resolved with `env`. */
+  async of(
+    reports: readonly FileReport[],
+    env: Record<string, string>,
+  ): Promise<{ module: ConsentModule; found: ValidateConsent }> {
+    const module = await (this.#module ?? import("./validate_consent.ts"));
+    const reads = await this.#reads;
+    const found = await module.validateConsent(reports, {
+      env,
+      ...this.#scope,
+      ...(reads !== undefined ? { reads } : {}),
+    });
+    return { module, found };
+  }
+}
 
 /** `--target NAME` or `--target a,b,c`, read as `run --target` reads it. */
 async function targetOverrideOf(value: unknown): Promise<string | string[] | undefined> {

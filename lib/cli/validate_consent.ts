@@ -10,9 +10,18 @@ import type { DatasetCommand } from "../dataset/dataset_commands.ts";
 import type { EvalNeedSource } from "../run/run_permission.ts";
 import type { CommandIO } from "./command.ts";
 import { displayPath } from "../fs/display_path.ts";
-import { consentNeeds, consentSection, type RootConsent, rootConsent } from "./root_consent.ts";
+import {
+  consentNeeds,
+  consentSection,
+  readTargetsAhead,
+  type RootConsent,
+  rootConsent,
+  TargetsReads,
+} from "./root_consent.ts";
 import type { FileReport } from "../dataset/sandbox.ts";
 import { sandboxRoot } from "../dataset/sandbox.ts";
+import { receiveDefinitions } from "../dataset/targets_discovery.ts";
+import type { PostedRead } from "./validate_sandboxes.ts";
 
 /** One root's consent, as `validate --json` prints it. */
 export interface RootConsentReport {
@@ -40,7 +49,12 @@ export interface ValidateConsent {
  */
 export async function validateConsent(
   reports: readonly FileReport[],
-  options: { env: Record<string, string>; root?: string; targetsFile?: string },
+  options: {
+    env: Record<string, string>;
+    root?: string;
+    targetsFile?: string;
+    reads?: TargetsReads;
+  },
 ): Promise<ValidateConsent> {
   const byRoot = new Map<string, EvalNeedSource[]>();
   for (const report of reports) {
@@ -62,10 +76,49 @@ export async function validateConsent(
       env: options.env,
       evalFiles,
       ...(options.targetsFile !== undefined ? { targetsFile: options.targetsFile } : {}),
+      ...(options.reads !== undefined ? { reads: options.reads } : {}),
     });
     if (consentNeeds(consent).length > 0) roots.push({ root, consent });
   }
   return { roots };
+}
+
+/**
+ * Starts reading the targets files {@link validateConsent} will read for `evalFiles` (absolute
+ * paths), while the files are still being validated, but for those a worker read and `posted`;
+ * pass the result to it as `reads`.
+ *
+ * @example
+ * ```ts ignore
+ * const reads = readConsentAhead(["/repo/evals/a.jsonl"], {});
+ * ```
+ */
+export function readConsentAhead(
+  evalFiles: readonly string[],
+  options: { root?: string; targetsFile?: string; posted?: readonly PostedRead[] },
+): TargetsReads {
+  const reads = new TargetsReads();
+  // What a sandbox worker read is not read again (a `--targets` file is read where it is).
+  for (const { root, definitions } of options.posted ?? []) {
+    const within = options.targetsFile === undefined ? root : undefined;
+    reads.receive(definitions.path, within, receiveDefinitions(definitions));
+  }
+  const ahead = async () => {
+    const byRoot = new Map<string, string[]>();
+    for (const file of evalFiles) {
+      const root = await sandboxRoot(file, { root: options.root });
+      byRoot.set(root, [...byRoot.get(root) ?? [], file]);
+    }
+    for (const [root, files] of byRoot) {
+      await readTargetsAhead(root, files, {
+        reads,
+        ...(options.targetsFile !== undefined ? { targetsFile: options.targetsFile } : {}),
+      });
+    }
+  };
+  // Problems are met again, and reported, where validateConsent reads.
+  ahead().catch(() => {});
+  return reads;
 }
 
 /** The text `validate` prints after the files: one section per root that asks for consent. */

@@ -8,6 +8,7 @@
  * @module
  */
 import type { FileKind, FileReport, TargetCheck, TargetsVerdict } from "../dataset/sandbox.ts";
+import type { PostedTargetDefinitions } from "../dataset/targets_discovery.ts";
 import { Sandbox } from "../dataset/sandbox.ts";
 
 /** Options of {@link validateInSandboxes}. */
@@ -22,6 +23,20 @@ export interface SandboxValidateOptions {
   verbose?: boolean;
   /** Stops between files (rejects with the abort reason). */
   signal?: AbortSignal;
+  /**
+   * Called when this thread has nothing to do but wait for the first worker's reports: when the
+   * second worker read the targets file of an eval file (with its definitions, when it could
+   * parse them), or at once for each file without a second worker.
+   */
+  whileWaiting?: (read?: PostedRead) => void;
+}
+
+/** Definitions of a targets file a second worker read, for eval files under `root`. */
+export interface PostedRead {
+  /** The dataset root. */
+  root: string;
+  /** See `PostedTargetDefinitions`. */
+  definitions: PostedTargetDefinitions;
 }
 
 /** How many dataset roots (sandbox workers) are validated at the same time. */
@@ -113,8 +128,15 @@ async function validateGroup(
     });
     // If the second worker fails, the first one reads the targets file itself.
     if (verdict) {
-      checker!.targetsVerdict(file, check, { signal }).then(verdict.resolve, verdict.reject);
-    }
+      checker!.readTargets(file, check, { signal }).then((read) => {
+        verdict.resolve(read.verdict);
+        const { definitions } = read;
+        options.whileWaiting?.(definitions ? { root: sandbox.root, definitions } : undefined);
+      }, (error) => {
+        verdict.reject(error);
+        options.whileWaiting?.();
+      });
+    } else if (!checker || kind === "eval") options.whileWaiting?.();
     reports.set(file, await report);
   }
   sandbox.close();

@@ -15,7 +15,7 @@
 import type { Diagnostic } from "../schema/eval_case.ts";
 import type { CaseTargets, CaseTargetUse } from "./case_targets.ts";
 import { suggest } from "../text/suggest.ts";
-import type { JudgeNeeds } from "../schema/judge_needs.ts";
+import { ANSWERS_EVERYTHING, type JudgeNeeds } from "../schema/judge_needs.ts";
 import { type JudgeFacts, judgeProblem } from "./judge_wiring.ts";
 
 /** Options of the check. */
@@ -126,7 +126,7 @@ async function readVerdict(
       import("./targets_file.ts"),
       import("./targets_errors.ts"),
       import("../fs/read_confined.ts"),
-      import("./judge_wiring.ts"),
+      import("./judge_answers.ts"),
     ]);
   const where = (d: { line?: number; column?: number } | undefined) =>
     d?.line !== undefined ? `:${d.line}:${d.column ?? 1}` : "";
@@ -139,7 +139,7 @@ async function readVerdict(
         judges.push([t.name, t.judge_target]);
       }
       const can = wiring.judgeAnswers(t);
-      if (can !== wiring.ANSWERS_EVERYTHING) answers.push([t.name, can]);
+      if (can !== ANSWERS_EVERYTHING) answers.push([t.name, can]);
     }
     return {
       shown: show(path),

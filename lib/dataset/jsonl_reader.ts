@@ -228,7 +228,10 @@ export async function* readJsonlText(
   // Each chunk is cut after its last line break, so it holds whole UTF-8 sequences and decodes on
   // its own (one call, much faster than a streaming decoder); the bytes after the cut start the
   // next chunk. A line longer than the buffer makes the buffer grow.
-  const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+  // Decoding that replaces bad bytes is several times faster than the fatal one: a chunk is
+  // decoded again, fatally, only when it holds U+FFFD (bad bytes, or the character itself).
+  const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+  const strict = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
   let buffer = new Uint8Array(options.chunkBytes ?? CHUNK_BYTES);
   let kept = 0; // bytes at the start of `buffer` carried over from the last read
   let first = true;
@@ -249,10 +252,13 @@ export async function* readJsonlText(
         continue;
       }
       let text: string;
-      try {
-        text = decoder.decode(buffer.subarray(0, cut));
-      } catch {
-        return await precise();
+      text = decoder.decode(buffer.subarray(0, cut));
+      if (text.includes("\uFFFD")) {
+        try {
+          text = strict.decode(buffer.subarray(0, cut));
+        } catch {
+          return await precise();
+        }
       }
       options.hash?.update(buffer.subarray(0, cut));
       if (first && text.charCodeAt(0) === 0xfeff) text = text.slice(1);

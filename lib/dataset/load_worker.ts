@@ -19,6 +19,7 @@ import type {
   FileReport,
   ResetMessage,
   TargetCheck,
+  TargetsReading,
   VerdictMessage,
   WorkerRequest,
   WorkerResponse,
@@ -40,7 +41,12 @@ function preload(name: string): void {
     settle(import("./check_case_targets.ts"));
     settle(import("./targets_file.ts"));
     settle(import("./yaml_source.ts").then((m) => m.loadYamlParser()));
-  } else if (!name.endsWith("-jsonl")) settle(import("./load_eval_file.ts"));
+  } else if (name.endsWith("-jsonl")) {
+    // What every JSONL file needs besides its plain cases: the hash of its bytes, and the check
+    // of its cases' targets (zod-free; the targets file itself is read by the other worker).
+    settle(import("node:crypto"));
+    settle(import("./check_case_targets.ts"));
+  } else settle(import("./load_eval_file.ts"));
 }
 
 preload(scope.name);
@@ -53,7 +59,9 @@ async function handle(request: WorkerRequest): Promise<unknown> {
     return await loadEvalFile(path, { root, verbose });
   }
   if (request.op === "targets") {
-    return await verdictLoader(request.check ?? { cwd: root })(path, root);
+    const check = request.check ?? { cwd: root };
+    const verdict = await verdictLoader(check)(path, root);
+    return { verdict, ...await postedDefinitions(path, root, check) } satisfies TargetsReading;
   }
   // Targets and config checks (and their schemas) are imported only when such a file comes up.
   if (request.kind === "targets") {
@@ -92,6 +100,29 @@ async function handle(request: WorkerRequest): Promise<unknown> {
     if (diagnostics.length > 0) report.valid = false;
   }
   return { ...report, ...needs, kind: "eval" } satisfies FileReport;
+}
+
+/**
+ * The targets file's definitions as the consent listing reads them (so `validate`'s own thread
+ * need not parse the file again), when there is one and it can be parsed.
+ */
+async function postedDefinitions(
+  evalFile: string,
+  root: string,
+  check: TargetCheck,
+): Promise<Pick<TargetsReading, "definitions">> {
+  const { discoverTargetsFile, postDefinitions, readTargetDefinitions } = await import(
+    "./targets_discovery.ts"
+  );
+  const explicit = check.targetsFile;
+  const path = await discoverTargetsFile(evalFile, {
+    root,
+    ...(explicit !== undefined ? { explicit } : {}),
+  }).catch(() => undefined);
+  if (path === undefined) return {};
+  const file = await readTargetDefinitions(path, explicit === undefined ? { root } : {});
+  const definitions = file && postDefinitions(file);
+  return definitions ? { definitions } : {};
 }
 
 const loaders = new Map<string, (evalFile: string, root: string) => Promise<TargetsVerdict>>();

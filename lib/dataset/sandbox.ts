@@ -24,6 +24,7 @@ import {
   type FileReport,
   reviveWorkerError,
   type TargetCheck,
+  type TargetsReading,
   type TargetsVerdict,
   type VerdictMessage,
   type WorkerRequest,
@@ -45,6 +46,7 @@ export type {
   FileKind,
   FileReport,
   TargetCheck,
+  TargetsReading,
   TargetsVerdict,
   VerdictMessage,
   WorkerRequest,
@@ -133,7 +135,7 @@ export class Sandbox {
   /**
    * Validates a file inside the sandbox; problems in the file never throw. With `check`, an eval
    * file's cases are also checked against their targets (the report then has no `targets`):
-   * against `verdict` when given (read by another sandbox meanwhile, see {@link targetsVerdict};
+   * against `verdict` when given (read by another sandbox meanwhile, see {@link readTargets};
    * if it fails, this worker reads the targets file itself).
    */
   async validate(
@@ -169,17 +171,18 @@ export class Sandbox {
 
   /**
    * Reads, inside the sandbox, the targets file that applies to eval file `path` (or
-   * `check.targetsFile`) into a verdict that {@link validate} can use.
+   * `check.targetsFile`) into a verdict that {@link validate} can use, and its definitions as
+   * the consent listing reads them.
    */
-  async targetsVerdict(
+  async readTargets(
     path: string,
     check: TargetCheck,
     options: { signal?: AbortSignal } = {},
-  ): Promise<TargetsVerdict> {
+  ): Promise<TargetsReading> {
     const outside = this.#outsideRoot(path);
     if (outside) throw new EvalLoadError(outside.message, [outside]);
     const value = await this.#call({ op: "targets", kind: "eval", path, check }, options);
-    return value as TargetsVerdict;
+    return value as TargetsReading;
   }
 
   /**

@@ -9,6 +9,7 @@ import type { TargetsVerdict } from "./check_case_targets.ts";
 import { EvalLoadError } from "./errors.ts";
 import type { Diagnostic } from "../schema/eval_case.ts";
 import type { DatasetCommand, SourceHash } from "./dataset_commands.ts";
+import type { PostedTargetDefinitions } from "./targets_discovery.ts";
 
 export type { TargetsVerdict };
 
@@ -73,6 +74,17 @@ export type WorkerRequest = {
    */
   verdictFollows?: boolean;
 };
+
+/**
+ * What a `targets` request gives: the verdict on the targets file that applies, and its
+ * definitions as the consent listing reads them (absent: no such file, or not parsed).
+ */
+export interface TargetsReading {
+  /** See {@link TargetsVerdict}. */
+  verdict: TargetsVerdict;
+  /** See `PostedTargetDefinitions`. */
+  definitions?: PostedTargetDefinitions;
+}
 
 /**
  * The verdict for the `validate` request `id` that said `verdictFollows`; without `verdict` (it

@@ -135,6 +135,85 @@ export async function readTargetDefinitions(
 }
 
 /**
+ * {@link TargetDefinitions} as data a sandbox worker can post: where each setting is written is a
+ * list instead of a function (see {@link postDefinitions}).
+ */
+export interface PostedTargetDefinitions {
+  /** Path of the file, as given. */
+  path: string;
+  /** The definitions (see {@link TargetDefinitions}). */
+  targets: TargetsFile["targets"];
+  /** Hex SHA-256 of the text parsed. */
+  sha256?: string;
+  /** Where each setting of each target is: `[name, JSON of the path, line, column]`. */
+  positions: [name: string, path: string, line: number, column: number][];
+}
+
+/** Settings located at most by {@link postDefinitions} (a file with more is not posted). */
+const MAX_POSTED_POSITIONS = 20_000;
+
+/**
+ * The definitions as data (every setting of every target located), or `undefined` when they have
+ * more settings than are worth posting (the receiver reads the file itself then).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { postDefinitions, receiveDefinitions } from "./targets_discovery.ts";
+ * const posted = postDefinitions({
+ *   path: "targets.yaml",
+ *   targets: [{ name: "a", provider: "mock" }],
+ *   locateTarget: (_name, path) => ({ line: 2, column: path.length + 1 }),
+ * });
+ * assert.deepEqual(receiveDefinitions(posted!).locateTarget?.("a", ["provider"]), {
+ *   line: 2,
+ *   column: 2,
+ * });
+ * ```
+ */
+export function postDefinitions(file: TargetDefinitions): PostedTargetDefinitions | undefined {
+  const positions: PostedTargetDefinitions["positions"] = [];
+  const visit = (name: string, path: (string | number)[], value: unknown): boolean => {
+    const at = file.locateTarget?.(name, path);
+    if (at) positions.push([name, JSON.stringify(path), at.line, at.column]);
+    if (positions.length > MAX_POSTED_POSITIONS) return false;
+    if (value === null || typeof value !== "object") return true;
+    const entries = Array.isArray(value) ? value.entries() : Object.entries(value);
+    for (const [key, child] of entries) {
+      if (!visit(name, [...path, key], child)) return false;
+    }
+    return true;
+  };
+  const seen = new Set<string>();
+  for (const target of file.targets) {
+    // `locateTarget` places a name at its first definition.
+    if (seen.has(target.name)) continue;
+    seen.add(target.name);
+    if (!visit(target.name, [], target)) return undefined;
+  }
+  return {
+    path: file.path,
+    targets: file.targets,
+    ...(file.sha256 !== undefined ? { sha256: file.sha256 } : {}),
+    positions,
+  };
+}
+
+/** The definitions a worker posted ({@link postDefinitions}), as {@link readTargetDefinitions} gives them. */
+export function receiveDefinitions(posted: PostedTargetDefinitions): TargetDefinitions {
+  const at = new Map<string, SourcePosition>();
+  for (const [name, path, line, column] of posted.positions) {
+    at.set(`${name}\0${path}`, { line, column });
+  }
+  return {
+    path: posted.path,
+    targets: posted.targets,
+    ...(posted.sha256 !== undefined ? { sha256: posted.sha256 } : {}),
+    locateTarget: (name, path) => at.get(`${name}\0${JSON.stringify(path)}`),
+  };
+}
+
+/**
  * The hash of the text parsed and where each target's settings are, for consent listings: a
  * setting a target inherits (`extends:`, see `resolution`) is where its parent writes it.
  */

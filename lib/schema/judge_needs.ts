@@ -28,6 +28,9 @@ export const JUDGE_BY_DEFAULT = 8;
  */
 export type JudgeNeeds = number;
 
+/** Every reply a judge can be asked for. */
+export const ANSWERS_EVERYTHING: JudgeNeeds = JUDGE_FREEFORM | JUDGE_RUBRIC | JUDGE_RAW;
+
 /** The parts of an evaluator config the judge needs are read from (raw or normalised). */
 export interface JudgedEvaluator {
   /** Evaluator type. */

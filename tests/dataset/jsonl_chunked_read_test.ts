@@ -49,3 +49,27 @@ Deno.test("JSONL read in chunks reports bad UTF-8 and NUL bytes with the whole-f
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("JSONL read in chunks keeps a written U+FFFD and refuses bytes that are not UTF-8 beside one", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const path = join(dir, "cases.jsonl");
+    // The character itself (EF BF BD) is text like any other.
+    const text = '{"id":"a","input":"\uFFFD"}\n{"id":"b","input":"x\uFFFDy"}\n';
+    await Deno.writeTextFile(path, text);
+    for (const chunkBytes of [3, 16, 1 << 20]) {
+      assert.deepEqual(await readAll(path, chunkBytes), [...splitJsonlLines(text)]);
+    }
+    // A lone continuation byte in the same chunk as a written U+FFFD is still refused, where it is.
+    const head = new TextEncoder().encode('{"id":"a","input":"\uFFFD"}\n{"id":"b","input":"');
+    await Deno.writeFile(path, new Uint8Array([...head, 0x80, 0x22, 0x7d, 0x0a]));
+    for (const chunkBytes of [4, 1 << 20]) {
+      const bad = await readAll(path, chunkBytes).then(() => undefined, (e) => e);
+      assert.ok(bad instanceof EvalLoadError, String(bad));
+      assert.equal(bad.diagnostics[0].line, 2);
+      assert.match(bad.diagnostics[0].message, /UTF-8/);
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

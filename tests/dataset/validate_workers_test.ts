@@ -104,7 +104,10 @@ Deno.test("the targets worker is confined like the first: a targets file linking
   await Deno.mkdir(tree.path(".agentv"));
   await Deno.symlink(outside.path("targets.yaml"), tree.path(".agentv/targets.yaml"));
   using checker = new Sandbox(tree.root, { preload: "targets" });
-  const verdict = await checker.targetsVerdict(tree.path("cases.jsonl"), { cwd: tree.dir });
+  const { verdict, definitions } = await checker.readTargets(tree.path("cases.jsonl"), {
+    cwd: tree.dir,
+  });
+  assert.equal(definitions, undefined);
   assert.deepEqual(verdict.defined, []);
   assert.match(verdict.invalid?.message ?? "", /outside the dataset root/);
   using sandbox = new Sandbox(tree.root);

@@ -120,6 +120,13 @@ Deno.test("the sandbox worker's static graph holds neither zod nor yaml: plain J
   assert.ok(modules.some((s) => s.endsWith("lib/dataset/plain_case.ts")));
 });
 
+Deno.test("the check of a JSONL file's case targets imports neither zod nor yaml", async () => {
+  // validate's first worker applies the targets verdict (read by its second worker) to every
+  // case after the last line: ~15 ms when the reply schemas came with it.
+  const { modules } = await staticGraph("lib/dataset/check_case_targets.ts");
+  assert.deepEqual(modules.filter((s) => /npm:\/?(zod|yaml)@/.test(s)), []);
+});
+
 Deno.test("the targets check imports jsonc-parser only for a JSON or JSONC targets file", async () => {
   // The sandbox checks each case's target against the targets file (run does too, on its main
   // thread). Most targets files are YAML; jsonc-parser is CommonJS, ~30 ms to import when it is

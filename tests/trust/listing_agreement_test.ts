@@ -82,3 +82,48 @@ Deno.test("validate of a dataset that asks for nothing prints no consent section
   assert.equal(r.code, 0, r.out + r.err);
   assert.doesNotMatch(r.out, /asks consent/);
 });
+
+Deno.test("validate of a large JSONL file lists what trust --list lists, from the targets file its second worker read", async () => {
+  await using server = startProviderServer("openai");
+  // Over 1 MiB of cases: the targets file is read (and its definitions posted) by a second
+  // sandbox worker, not parsed again on validate's own thread.
+  const lines = Array.from({ length: 9000 }, (_, i) =>
+    JSON.stringify({
+      id: `case-${i}`,
+      expected_outcome: `Answers question ${i} ${"politely ".repeat(8)}`,
+      input: `What is ${i} + ${i}?`,
+      ...(i % 2 === 0 ? { execution: { target: "remote" } } : {}),
+      evaluators: [{ type: "contains", value: "x" }],
+    }));
+  await using p = await project({
+    ".agentv/targets.yaml": `targets:
+  - name: base
+    provider: openai
+    base_url: ${server.url}
+    api_key: \${{ OPENAI_API_KEY }}
+    model: m
+  - name: remote
+    extends: base
+    model: n
+  - name: default
+    provider: cli
+    command_template: echo ok
+    env: [GITHUB_TOKEN]
+`,
+    "evals/big.jsonl": lines.join("\n") + "\n",
+  });
+  assert.ok((await Deno.stat(`${p.dir}/evals/big.jsonl`)).size > 1 << 20);
+  await using me = await user({ OPENAI_API_KEY: "sk-1", GITHUB_TOKEN: "ghp-1" });
+  const list = await me.agentv(["trust", "--list", "."], p.dir);
+  assert.equal(list.code, 0, list.out + list.err);
+  const listed = listedNeeds(list.out);
+  assert.equal(listed.length, 3, list.out);
+  // An inherited setting is placed where `base` writes it.
+  assert.match(listed.find((l) => /'remote'/.test(l)) ?? "", /^\.agentv\/targets\.yaml:4:15: /);
+  for (const args of [["validate", "."], ["validate", "evals/big.jsonl"]]) {
+    const validated = await me.agentv(args, p.dir);
+    assert.equal(validated.code, 0, validated.out + validated.err);
+    assert.match(validated.out, /✓ evals\/big\.jsonl \(9000 cases\)/);
+    assert.deepEqual(listedNeeds(validated.out), listed);
+  }
+});
