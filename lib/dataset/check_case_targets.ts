@@ -16,6 +16,8 @@ import type { Diagnostic } from "../schema/eval_case.ts";
 import type { CaseTargets, CaseTargetUse } from "./case_targets.ts";
 import { suggest } from "../text/suggest.ts";
 import { ANSWERS_EVERYTHING, type JudgeNeeds } from "../schema/judge_needs.ts";
+import type { PostedTargetDefinitions, TargetDefinitions } from "./targets_discovery.ts";
+import type { UsableTargetsFile } from "./targets_file.ts";
 import { type JudgeFacts, judgeProblem } from "./judge_wiring.ts";
 
 /** Options of the check. */
@@ -28,6 +30,8 @@ export interface CaseTargetCheckOptions {
   judgeOverride?: string;
   /** How a path is shown in messages (default: as is). */
   displayPath?: (path: string) => string;
+  /** Each verdict also holds the file's definitions, as the consent listing reads them. */
+  definitions?: boolean;
 }
 
 /** Where a problem of the targets file is (`:line:col`, or empty) and what it is. */
@@ -53,6 +57,11 @@ export interface TargetsVerdict {
   judges?: [name: string, judge: string][];
   /** The judge replies of usable targets that cannot give every one (`judgeAnswers`). */
   answers?: [name: string, answers: JudgeNeeds][];
+  /**
+   * With the `definitions` option, the file's definitions as the consent listing reads them
+   * (`postDefinitions`: absent when there are too many settings to post).
+   */
+  definitions?: PostedTargetDefinitions;
 }
 
 /** Checks the targets of one eval file's cases; targets files are read once per checker. */
@@ -108,7 +117,7 @@ export function createTargetsVerdictLoader(
     const key = `${path}\0${within ?? ""}`;
     let verdict = verdicts.get(key);
     if (!verdict) {
-      verdict = readVerdict(path, within, show);
+      verdict = readVerdict(path, within, show, options.definitions === true);
       verdicts.set(key, verdict);
     }
     return await verdict;
@@ -120,13 +129,15 @@ async function readVerdict(
   path: string,
   root: string | undefined,
   show: (path: string) => string,
+  withDefinitions: boolean,
 ): Promise<TargetsVerdict> {
-  const [{ loadUsableTargets }, { TargetsFileError }, { ConfinedReadError }, wiring] = await Promise
-    .all([
+  const [{ loadUsableTargets }, { TargetsFileError }, { ConfinedReadError }, wiring, discovery] =
+    await Promise.all([
       import("./targets_file.ts"),
       import("./targets_errors.ts"),
       import("../fs/read_confined.ts"),
       import("./judge_answers.ts"),
+      import("./targets_discovery.ts"),
     ]);
   const where = (d: { line?: number; column?: number } | undefined) =>
     d?.line !== undefined ? `:${d.line}:${d.column ?? 1}` : "";
@@ -150,6 +161,7 @@ async function readVerdict(
       ]),
       judges,
       answers,
+      ...(withDefinitions ? postedDefinitions(loaded, discovery.postDefinitions) : {}),
     };
   } catch (e) {
     const diagnostics = e instanceof TargetsFileError || e instanceof ConfinedReadError
@@ -164,6 +176,20 @@ async function readVerdict(
       broken: [],
     };
   }
+}
+
+/** The definitions of a loaded targets file, posted (see `postDefinitions`). */
+function postedDefinitions(
+  loaded: UsableTargetsFile,
+  post: (file: TargetDefinitions) => PostedTargetDefinitions | undefined,
+): Pick<TargetsVerdict, "definitions"> {
+  const definitions = post({
+    path: loaded.path,
+    targets: loaded.written,
+    ...(loaded.sha256 !== undefined ? { sha256: loaded.sha256 } : {}),
+    ...(loaded.locateTarget ? { locateTarget: loaded.locateTarget } : {}),
+  });
+  return definitions ? { definitions } : {};
 }
 
 /**

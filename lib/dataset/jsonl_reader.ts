@@ -245,14 +245,12 @@ export async function* readJsonlText(
       const n = await file.read(buffer.subarray(kept));
       const done = n === null;
       const filled = kept + (n ?? 0);
-      if (n !== null && buffer.subarray(kept, filled).includes(0)) return await precise();
       const cut = done ? filled : buffer.subarray(0, filled).lastIndexOf(10 /* \n */) + 1;
       if (cut === 0 && !done) {
         kept = filled;
         continue;
       }
-      let text: string;
-      text = decoder.decode(buffer.subarray(0, cut));
+      let text = decoder.decode(buffer.subarray(0, cut));
       if (text.includes("\uFFFD")) {
         try {
           text = strict.decode(buffer.subarray(0, cut));
@@ -260,6 +258,8 @@ export async function* readJsonlText(
           return await precise();
         }
       }
+      // A NUL byte is U+0000 in the text, found there several times faster than in the bytes.
+      if (text.includes("\0")) return await precise();
       options.hash?.update(buffer.subarray(0, cut));
       if (first && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
       first = false;

@@ -59,9 +59,11 @@ async function handle(request: WorkerRequest): Promise<unknown> {
     return await loadEvalFile(path, { root, verbose });
   }
   if (request.op === "targets") {
-    const check = request.check ?? { cwd: root };
-    const verdict = await verdictLoader(check)(path, root);
-    return { verdict, ...await postedDefinitions(path, root, check) } satisfies TargetsReading;
+    const { definitions, ...verdict } = await verdictLoader(request.check ?? { cwd: root })(
+      path,
+      root,
+    );
+    return { verdict, ...(definitions ? { definitions } : {}) } satisfies TargetsReading;
   }
   // Targets and config checks (and their schemas) are imported only when such a file comes up.
   if (request.kind === "targets") {
@@ -102,29 +104,6 @@ async function handle(request: WorkerRequest): Promise<unknown> {
   return { ...report, ...needs, kind: "eval" } satisfies FileReport;
 }
 
-/**
- * The targets file's definitions as the consent listing reads them (so `validate`'s own thread
- * need not parse the file again), when there is one and it can be parsed.
- */
-async function postedDefinitions(
-  evalFile: string,
-  root: string,
-  check: TargetCheck,
-): Promise<Pick<TargetsReading, "definitions">> {
-  const { discoverTargetsFile, postDefinitions, readTargetDefinitions } = await import(
-    "./targets_discovery.ts"
-  );
-  const explicit = check.targetsFile;
-  const path = await discoverTargetsFile(evalFile, {
-    root,
-    ...(explicit !== undefined ? { explicit } : {}),
-  }).catch(() => undefined);
-  if (path === undefined) return {};
-  const file = await readTargetDefinitions(path, explicit === undefined ? { root } : {});
-  const definitions = file && postDefinitions(file);
-  return definitions ? { definitions } : {};
-}
-
 const loaders = new Map<string, (evalFile: string, root: string) => Promise<TargetsVerdict>>();
 
 /** One verdict loader per set of options, so each targets file is read once per worker. */
@@ -142,6 +121,8 @@ function verdictLoader(
       m.createTargetsVerdictLoader({
         ...(check.targetsFile !== undefined ? { targetsFile: check.targetsFile } : {}),
         displayPath: (p) => displayPath(p, check.cwd),
+        // `validate`'s second worker posts them to the consent listing (see `TargetsReading`).
+        definitions: true,
       })
     );
     loader = async (evalFile, root) => (await loading)(evalFile, root);

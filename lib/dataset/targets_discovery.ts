@@ -124,14 +124,18 @@ export async function readTargetDefinitions(
   const { value } = resolution;
   const list = (value as { targets?: unknown } | null)?.targets;
   if (!Array.isArray(list)) return undefined;
-  const targets = list.filter((t): t is TargetsFile["targets"][number] =>
-    t !== null && typeof t === "object" && typeof (t as { name?: unknown }).name === "string"
-  );
   return {
-    targets,
+    targets: namedDefinitions(list),
     path,
     ...await targetsConsentFacts(value, read.text, (p) => locate(p), resolution),
   };
+}
+
+/** The entries of a `targets` list that are definitions with a name, in file order. */
+export function namedDefinitions(list: readonly unknown[]): TargetsFile["targets"] {
+  return list.filter((t): t is TargetsFile["targets"][number] =>
+    t !== null && typeof t === "object" && typeof (t as { name?: unknown }).name === "string"
+  );
 }
 
 /**

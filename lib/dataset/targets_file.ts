@@ -13,6 +13,7 @@ import { parseJsoncOrYamlSource } from "./jsonc_document.ts";
 import { checkTargetsFile } from "./targets_check.ts";
 import { TargetsFileError } from "./targets_errors.ts";
 import {
+  namedDefinitions,
   type SourcePosition,
   targetsConsentFacts as consentFacts,
   type TargetsDefinitionsFacts,
@@ -109,6 +110,11 @@ export async function validateTargetsFile(
 export type UsableTargetsFile = LoadedTargetsFile & {
   /** Names of targets whose definition has errors, with those errors. */
   broken: Map<string, Diagnostic[]>;
+  /**
+   * Every named definition as written (after `extends:`), usable or not: what the consent
+   * listing reads (`readTargetDefinitions` gives the same list).
+   */
+  written: TargetsFile["targets"];
 };
 
 /**
@@ -160,6 +166,7 @@ export async function loadUsableTargets(
     path,
     diagnostics,
     broken,
+    written: namedDefinitions(list),
     ...await consentFacts(value, text, locate, resolution),
   };
 }
