@@ -131,7 +131,7 @@ async function readVerdict(
   show: (path: string) => string,
   withDefinitions: boolean,
 ): Promise<TargetsVerdict> {
-  const [{ loadUsableTargets }, { TargetsFileError }, { ConfinedReadError }, wiring, discovery] =
+  const [{ loadUsableTargets }, { TargetsFileError }, { ConfinedReadError }, replies, discovery] =
     await Promise.all([
       import("./targets_file.ts"),
       import("./targets_errors.ts"),
@@ -149,7 +149,7 @@ async function readVerdict(
       if (typeof t.judge_target === "string" && t.judge_target.trim() !== "") {
         judges.push([t.name, t.judge_target]);
       }
-      const can = wiring.judgeAnswers(t);
+      const can = replies.judgeAnswers(t);
       if (can !== ANSWERS_EVERYTHING) answers.push([t.name, can]);
     }
     return {
