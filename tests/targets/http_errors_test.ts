@@ -101,19 +101,44 @@ Deno.test("a model API that redirects is not followed: the key never reaches the
     return Response.json({ choices: [{ message: { role: "assistant", content: "Paris" } }] });
   });
   const elsewhere = `http://127.0.0.1:${other.addr.port}/steal`;
-  for (const status of [301, 302, 303, 307, 308]) {
-    const redirecting = Deno.serve(
+  const statuses = [301, 302, 303, 307, 308];
+  // One run: a target per status, each behind its own redirecting server, a case per target.
+  const servers = statuses.map((status) =>
+    Deno.serve(
       { hostname: "127.0.0.1", port: 0, onListen() {} },
       () => new Response(null, { status, headers: { location: `${elsewhere}?k=1` } }),
-    );
-    try {
-      const error = await runError(`http://127.0.0.1:${redirecting.addr.port}/v1`);
-      assert.match(error, new RegExp(`redirected POST .* to ${elsewhere} \\(HTTP ${status}\\)`));
-      assert.match(error, /set base_url to the URL it redirects to/);
-    } finally {
-      await redirecting.shutdown();
+    )
+  );
+  try {
+    await using p = await project({
+      ".agentv/targets.yaml": "targets:\n" +
+        statuses.map((status, i) =>
+          `  - name: r${status}\n    provider: openai\n    api_key: sk-test-key-123456\n` +
+          `    model: m\n    base_url: http://127.0.0.1:${servers[i].addr.port}/v1\n` +
+          "    max_retries: 0\n"
+        ).join(""),
+      "evals/a.yaml": containsSuite(
+        "a",
+        statuses.map((status) => [`c${status}`, "Paris"]),
+      ).replace(/(  - id: c(\d+)\n)/g, "$1    execution: {target: r$2}\n"),
+    });
+    const r = await cli(["run", "evals", "--out", "o.jsonl", "--allow-run"], p.dir);
+    assert.equal(r.code, 1, r.out + r.err);
+    const rows = await rowsOf(join(p.dir, "o.jsonl"));
+    assert.deepEqual(rows.map((row) => row.eval_id).sort(), statuses.map((s) => `c${s}`));
+    for (const row of rows) {
+      const status = row.eval_id.slice(1);
+      assert.equal(row.status, "error");
+      assert.doesNotMatch(row.error ?? "", /sk-test-key-123456/);
+      assert.match(
+        row.error ?? "",
+        new RegExp(`redirected POST .* to ${elsewhere} \\(HTTP ${status}\\)`),
+      );
+      assert.match(row.error ?? "", /set base_url to the URL it redirects to/);
     }
+  } finally {
+    for (const server of servers) await server.shutdown();
+    await other.shutdown();
   }
-  await other.shutdown();
   assert.deepEqual(seen, [], "nothing reached the URL the redirects pointed at");
 });
