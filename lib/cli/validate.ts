@@ -29,8 +29,7 @@ import {
   type TargetCheck,
 } from "../dataset/sandbox.ts";
 import { type PostedRead, validateInSandboxes } from "./validate_sandboxes.ts";
-import type { TargetsReads } from "./root_consent.ts";
-import type { ValidateConsent } from "./validate_consent.ts";
+import { ConsentListing } from "./validate_listing.ts";
 
 /** Totals over all validated files. */
 export interface ValidateSummary {
@@ -385,54 +384,6 @@ export const validateCommand: Command = {
   },
   run,
 };
-
-/** The consent module (`validate_consent.ts`), imported when the listing is prepared. */
-type ConsentModule = typeof import("./validate_consent.ts");
-
-/**
- * What the validated files' roots ask consent for, listed after them. Its modules, and the
- * targets files it reads on this thread, load while the workers check the cases ({@link prepare}
- * is called then), not before: they would compete with the workers' start.
- */
-class ConsentListing {
-  #scope: { root?: string; targetsFile?: string };
-  #posted: PostedRead[] = [];
-  #module: Promise<ConsentModule> | undefined;
-  #reads: Promise<TargetsReads | undefined> | undefined;
-
-  constructor(scope: { root?: string; targetsFile?: string }) {
-    this.#scope = scope;
-  }
-
-  /**
-   * Imports the listing's modules and starts reading the targets files `evalFiles` use, except
-   * those a worker read (`read`, which may come with each call).
-   */
-  prepare(evalFiles: string[], read?: PostedRead): void {
-    if (read) this.#posted.push(read);
-    if (this.#module) return;
-    this.#module = import("./validate_consent.ts");
-    this.#reads = this.#module.then(
-      (m) => m.readConsentAhead(evalFiles, { ...this.#scope, posted: this.#posted }),
-      () => undefined, // the import fails again, and is reported, in `of`
-    );
-  }
-
-  /** The listing of the validated files (`reports`), targets resolved with `env`. */
-  async of(
-    reports: readonly FileReport[],
-    env: Record<string, string>,
-  ): Promise<{ module: ConsentModule; found: ValidateConsent }> {
-    const module = await (this.#module ?? import("./validate_consent.ts"));
-    const reads = await this.#reads;
-    const found = await module.validateConsent(reports, {
-      env,
-      ...this.#scope,
-      ...(reads !== undefined ? { reads } : {}),
-    });
-    return { module, found };
-  }
-}
 
 /** `--target NAME` or `--target a,b,c`, read as `run --target` reads it. */
 async function targetOverrideOf(value: unknown): Promise<string | string[] | undefined> {
