@@ -120,7 +120,7 @@ Deno.test("a model API that redirects is not followed: the key never reaches the
       "evals/a.yaml": containsSuite(
         "a",
         statuses.map((status) => [`c${status}`, "Paris"]),
-      ).replace(/(  - id: c(\d+)\n)/g, "$1    execution: {target: r$2}\n"),
+      ).replace(/( {2}- id: c(\d+)\n)/g, "$1    execution: {target: r$2}\n"),
     });
     const r = await cli(["run", "evals", "--out", "o.jsonl", "--allow-run"], p.dir);
     assert.equal(r.code, 1, r.out + r.err);
