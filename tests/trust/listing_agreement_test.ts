@@ -126,4 +126,19 @@ Deno.test("validate of a large JSONL file lists what trust --list lists, from th
     assert.match(validated.out, /✓ evals\/big\.jsonl \(9000 cases\)/);
     assert.deepEqual(listedNeeds(validated.out), listed);
   }
+  // With --targets naming a file inside the root: the large file (its definitions posted by the
+  // second worker) and a small one (read by validate's own thread) list the same needs.
+  await Deno.mkdir(`${p.dir}/cfg`);
+  await Deno.copyFile(`${p.dir}/.agentv/targets.yaml`, `${p.dir}/cfg/targets.yaml`);
+  await Deno.writeTextFile(`${p.dir}/evals/small.jsonl`, lines[0] + "\n");
+  const [big, small] = await Promise.all(
+    ["big", "small"].map((name) =>
+      me.agentv(["validate", `evals/${name}.jsonl`, "--targets", "cfg/targets.yaml"], p.dir)
+    ),
+  );
+  assert.equal(big.code, 0, big.out + big.err);
+  assert.equal(small.code, 0, small.out + small.err);
+  assert.equal(listedNeeds(big.out).length, 3, big.out);
+  assert.ok(listedNeeds(big.out).every((l) => l.startsWith("cfg/targets.yaml:")), big.out);
+  assert.deepEqual(listedNeeds(big.out), listedNeeds(small.out));
 });
