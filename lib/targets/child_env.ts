@@ -71,3 +71,25 @@ function lookupIgnoringCase(
   for (const [k, v] of Object.entries(source)) if (k.toUpperCase() === upper) return v;
   return undefined;
 }
+
+/**
+ * The environment of an agent CLI: {@link childEnv} with the agent's own variables (every name in
+ * `source` that `own` matches: its keys, endpoints and settings) and the `listed` names.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { agentChildEnv } from "./child_env.ts";
+ * assert.deepEqual(
+ *   agentChildEnv({ PATH: "/bin", CODEX_HOME: "/c", OPENAI_API_KEY: "k", A: "a" }, /^CODEX_/, ["A"]),
+ *   { PATH: "/bin", CODEX_HOME: "/c", A: "a" },
+ * );
+ * ```
+ */
+export function agentChildEnv(
+  source: Readonly<Record<string, string>>,
+  own: RegExp,
+  listed: readonly string[] = [],
+): Record<string, string> {
+  return childEnv(source, [...Object.keys(source).filter((name) => own.test(name)), ...listed]);
+}

@@ -33,7 +33,7 @@ import {
   agentSecrets,
   invokeAgent,
 } from "./agent_target.ts";
-import { childEnv } from "./child_env.ts";
+import { agentChildEnv } from "./child_env.ts";
 import { createClaudeStreamParser } from "./claude_stream.ts";
 import { permitOf, type ProviderContext, type TargetCore } from "./provider_context.ts";
 import type { TargetRequest } from "./types.ts";
@@ -93,8 +93,7 @@ export function claudeCodeEnv(
   listed: readonly string[],
   baseUrl?: string,
 ): Record<string, string> {
-  const own = Object.keys(source).filter((name) => CLAUDE_VARIABLES.test(name));
-  const env = childEnv(source, [...own, ...listed]);
+  const env = agentChildEnv(source, CLAUDE_VARIABLES, listed);
   for (const name of NESTED_SESSION_VARIABLES) delete env[name];
   if (baseUrl !== undefined) env.ANTHROPIC_BASE_URL = baseUrl;
   return env;

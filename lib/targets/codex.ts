@@ -30,7 +30,7 @@
  */
 import type { CodexSettings } from "../schema/targets.ts";
 import { type AgentInvocation, agentLimits, agentSandbox, invokeAgent } from "./agent_target.ts";
-import { childEnv } from "./child_env.ts";
+import { agentChildEnv } from "./child_env.ts";
 import { createCodexStreamParser } from "./codex_stream.ts";
 import { permitOf, type ProviderContext, type TargetCore } from "./provider_context.ts";
 import { createRedactor, isSecretName } from "../text/redact.ts";
@@ -89,8 +89,7 @@ export function codexEnv(
   source: Readonly<Record<string, string>>,
   listed: readonly string[],
 ): Record<string, string> {
-  const own = Object.keys(source).filter((name) => CODEX_VARIABLES.test(name));
-  return childEnv(source, [...own, ...listed]);
+  return agentChildEnv(source, CODEX_VARIABLES, listed);
 }
 
 /**

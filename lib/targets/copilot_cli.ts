@@ -37,7 +37,7 @@ import {
   type UnpackDir,
 } from "./agent_target.ts";
 import { locateProgram, realPath } from "./sandbox_paths.ts";
-import { childEnv } from "./child_env.ts";
+import { agentChildEnv } from "./child_env.ts";
 import { createCopilotStreamParser } from "./copilot_stream.ts";
 import { permitOf, type ProviderContext, type TargetCore } from "./provider_context.ts";
 
@@ -96,8 +96,7 @@ export function copilotCliEnv(
   source: Readonly<Record<string, string>>,
   settings: CopilotCliSettings,
 ): Record<string, string> {
-  const own = Object.keys(source).filter((name) => COPILOT_CLI_VARIABLES.test(name));
-  const env = childEnv(source, [...own, ...(settings.env ?? [])]);
+  const env = agentChildEnv(source, COPILOT_CLI_VARIABLES, settings.env);
   if (settings.base_url !== undefined) env[COPILOT_CLI_BASE_URL_VARIABLE] = settings.base_url;
   return env;
 }

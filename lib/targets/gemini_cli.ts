@@ -31,7 +31,7 @@ import {
   type HomeFile,
   invokeAgent,
 } from "./agent_target.ts";
-import { childEnv } from "./child_env.ts";
+import { agentChildEnv } from "./child_env.ts";
 import { createGeminiCliStreamParser } from "./gemini_cli_stream.ts";
 import { GEMINI_BASE_URL } from "./gemini.ts";
 import { permitOf, type ProviderContext, type TargetCore } from "./provider_context.ts";
@@ -91,8 +91,7 @@ export function geminiCliEnv(
   source: Readonly<Record<string, string>>,
   settings: GeminiCliSettings,
 ): Record<string, string> {
-  const own = Object.keys(source).filter((name) => GEMINI_CLI_VARIABLES.test(name));
-  const env = childEnv(source, [...own, ...(settings.env ?? [])]);
+  const env = agentChildEnv(source, GEMINI_CLI_VARIABLES, settings.env);
   if (settings.base_url !== undefined) env[GEMINI_CLI_BASE_URL_VARIABLE] = settings.base_url;
   return env;
 }

@@ -33,7 +33,7 @@ import {
   agentSecrets,
   invokeAgent,
 } from "./agent_target.ts";
-import { childEnv } from "./child_env.ts";
+import { agentChildEnv } from "./child_env.ts";
 import { createOpencodeStreamParser } from "./opencode_stream.ts";
 import { permitOf, type ProviderContext, type TargetCore } from "./provider_context.ts";
 import { TargetConfigError } from "../dataset/targets_errors.ts";
@@ -111,8 +111,7 @@ export function opencodeEnv(
   source: Readonly<Record<string, string>>,
   settings: OpencodeSettings,
 ): Record<string, string> {
-  const own = Object.keys(source).filter((name) => OPENCODE_VARIABLES.test(name));
-  const env = childEnv(source, [...own, ...(settings.env ?? [])]);
+  const env = agentChildEnv(source, OPENCODE_VARIABLES, settings.env);
   if (settings.base_url === undefined) return env;
   const provider = modelProvider(settings.model);
   if (provider === undefined) {

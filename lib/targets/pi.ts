@@ -36,7 +36,7 @@ import {
   agentSecrets,
   invokeAgent,
 } from "./agent_target.ts";
-import { childEnv } from "./child_env.ts";
+import { agentChildEnv } from "./child_env.ts";
 import { createPiStreamParser } from "./pi_stream.ts";
 import { OPENAI_BASE_URL } from "./openai.ts";
 import { permitOf, type ProviderContext, type TargetCore } from "./provider_context.ts";
@@ -102,8 +102,7 @@ export function piEnv(
   source: Readonly<Record<string, string>>,
   settings: PiSettings,
 ): Record<string, string> {
-  const own = Object.keys(source).filter((name) => PI_VARIABLES.test(name));
-  const env = childEnv(source, [...own, ...(settings.env ?? [])]);
+  const env = agentChildEnv(source, PI_VARIABLES, settings.env);
   delete env[PI_AGENT_DIR_VARIABLE];
   env.PI_OFFLINE ??= "1";
   env.PI_TELEMETRY ??= "0";

@@ -31,7 +31,7 @@ import {
   agentSecrets,
   invokeAgent,
 } from "./agent_target.ts";
-import { childEnv } from "./child_env.ts";
+import { agentChildEnv } from "./child_env.ts";
 import { createClaudeStreamParser } from "./claude_stream.ts";
 import { OPENAI_BASE_URL } from "./openai.ts";
 import { permitOf, type ProviderContext, type TargetCore } from "./provider_context.ts";
@@ -92,8 +92,7 @@ export function qwenCodeEnv(
   source: Readonly<Record<string, string>>,
   settings: QwenCodeSettings,
 ): Record<string, string> {
-  const own = Object.keys(source).filter((name) => QWEN_CODE_VARIABLES.test(name));
-  const env = childEnv(source, [...own, ...(settings.env ?? [])]);
+  const env = agentChildEnv(source, QWEN_CODE_VARIABLES, settings.env);
   if (settings.base_url !== undefined) env[QWEN_CODE_BASE_URL_VARIABLE] = settings.base_url;
   return env;
 }
