@@ -23,17 +23,22 @@
  * A run that exits non-zero, reports an error (`turn.failed`, a final `error` event), produces no
  * final answer, or passes `timeout_seconds` (the whole process group is killed) is a case error
  * with the agent's own message; the trace so far is kept on the error row. Secrets (the target's,
- * and the values of secret-named variables passed through `env`) are redacted from the log and
- * from messages.
+ * and the values of secret-named variables passed through `env`) are redacted from the log, from
+ * messages and, as for every agent target, from everything the run writes.
  *
  * @module
  */
 import type { CodexSettings } from "../schema/targets.ts";
-import { type AgentInvocation, agentLimits, agentSandbox, invokeAgent } from "./agent_target.ts";
+import {
+  type AgentInvocation,
+  agentLimits,
+  agentSandbox,
+  agentSecrets,
+  invokeAgent,
+} from "./agent_target.ts";
 import { agentChildEnv } from "./child_env.ts";
 import { createCodexStreamParser } from "./codex_stream.ts";
 import { permitOf, type ProviderContext, type TargetCore } from "./provider_context.ts";
-import { createRedactor, isSecretName } from "../text/redact.ts";
 
 /** Variables of Codex itself, passed on when set (besides the names listed in `env`). */
 const CODEX_VARIABLES =
@@ -178,15 +183,12 @@ export function createCodexTarget(settings: CodexSettings, context: ProviderCont
     endpoints: codexEndpoints(settings.args ?? [], env),
     stateDirs: [env.CODEX_HOME],
   });
-  const redactor = createRedactor([
-    ...context.secrets,
-    ...Object.entries(env).filter(([name]) => isSecretName(name)).map(([, value]) => value),
-  ]);
+  const { secrets: ownSecrets, redact } = agentSecrets(env, context);
   const agent: AgentInvocation = {
     label,
     permit: () => permitOf(context, "agent_target"),
     env,
-    redact: redactor.text,
+    redact,
     ...agentLimits(settings),
     install: "install Codex: npm install -g @openai/codex",
     missingAnswer: "no agent_message in its --json stream",
@@ -197,6 +199,7 @@ export function createCodexTarget(settings: CodexSettings, context: ProviderCont
     ...(sandbox !== undefined ? { sandbox } : {}),
   };
   return {
+    secrets: ownSecrets,
     invoke: (request) => invokeAgent(agent, request),
     ...(sandbox !== undefined ? { sandbox: sandbox.policy } : {}),
   };

@@ -86,6 +86,15 @@ Deno.test("codex target starts `codex exec --json --skip-git-repo-check -m M [ar
   assert.doesNotMatch(env, /ANTHROPIC_API_KEY/);
 });
 
+Deno.test("codex target: the secret-named variables it passes on join the run's secrets, as for every agent target", async () => {
+  await using tree = await stubTree();
+  const target = stubTarget(tree, {}, {});
+  // The run redacts these from everything it writes (rows, logs, reports).
+  assert.ok(target.secrets.includes("sk-codex-own-variable"), String(target.secrets));
+  assert.ok(target.secrets.includes(KEY), String(target.secrets));
+  assert.ok(!target.secrets.includes("sk-not-listed"));
+});
+
 Deno.test("codex target returns the parsed trace and usage, prices it, and logs every line redacted", async () => {
   await using tree = await stubTree();
   const pricing = { input_per_mtok: 3, output_per_mtok: 15 };
