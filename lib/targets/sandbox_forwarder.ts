@@ -27,8 +27,11 @@ export interface ForwardRule {
   socket: string;
 }
 
-/** Copies `from` into `to` until `from` ends, then closes `to` for writing. */
-async function pump(from: Deno.Conn, to: Deno.Conn): Promise<void> {
+/**
+ * Copies `from` into `to` until `from` ends, then closes `to` for writing (the relay outside the
+ * sandbox uses it too: this module imports nothing, so the copy lives here).
+ */
+export async function pump(from: Deno.Conn, to: Deno.Conn): Promise<void> {
   const buffer = new Uint8Array(64 * 1024);
   try {
     for (;;) {

@@ -24,6 +24,7 @@
  * @module
  */
 import { type Endpoint, formatEndpoint, sameEndpoint } from "./sandbox_endpoint.ts";
+import { pump } from "./sandbox_forwarder.ts";
 
 /** The first argument that makes `main.ts` (a compiled agentv) a sandbox's relay. */
 export const RELAY_ARG = "__agentv_sandbox_relay";
@@ -54,22 +55,6 @@ const ESTABLISHED = "HTTP/1.1 200 Connection established\r\n\r\n";
 
 /** Longest proxy request head read. */
 const HEAD_CAP = 16 * 1024;
-
-/** Copies `from` into `to` until `from` ends, then closes `to` for writing. */
-async function pump(from: Deno.Conn, to: Deno.Conn): Promise<void> {
-  const buffer = new Uint8Array(64 * 1024);
-  try {
-    for (;;) {
-      const n = await from.read(buffer);
-      if (n === null) break;
-      let at = 0;
-      while (at < n) at += await to.write(buffer.subarray(at, n));
-    }
-  } catch { /* either side went away */ }
-  try {
-    await to.closeWrite();
-  } catch { /* already closed */ }
-}
 
 async function writeAll(conn: Deno.Conn, bytes: Uint8Array): Promise<void> {
   let at = 0;
