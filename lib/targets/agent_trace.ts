@@ -202,6 +202,21 @@ export function durationBetween(start?: string, end?: string): number | undefine
   return Number.isFinite(ms) && ms >= 0 ? ms : undefined;
 }
 
+/** A JSON object of an agent's stream. */
+export type Json = Record<string, unknown>;
+
+/** `value` when it is a JSON object (not `null`, not an array), else `undefined`. */
+export function asObject(value: unknown): Json | undefined {
+  return value !== null && typeof value === "object" && !Array.isArray(value)
+    ? value as Json
+    : undefined;
+}
+
+/** Whether `value` is a finite number (token counts, costs and times in a stream). */
+export function isNumber(value: unknown): value is number {
+  return typeof value === "number" && Number.isFinite(value);
+}
+
 /**
  * Parses one stream line as a JSON object; `undefined` for a blank line, a line that is not JSON,
  * or JSON that is not an object (callers keep such lines in the log and go on).
@@ -219,9 +234,7 @@ export function parseEventLine(line: string): Record<string, unknown> | undefine
   if (!text.startsWith("{")) return undefined;
   try {
     const value = JSON.parse(text);
-    return value !== null && typeof value === "object" && !Array.isArray(value)
-      ? value as Record<string, unknown>
-      : undefined;
+    return asObject(value);
   } catch {
     return undefined;
   }

@@ -21,11 +21,12 @@ import type { TokenUsage } from "../schema/result.ts";
 import {
   type AgentStreamParser,
   type AgentTrace,
+  asObject,
+  isNumber,
+  type Json,
   parseEventLine,
   TraceBuilder,
 } from "./agent_trace.ts";
-
-type Json = Record<string, unknown>;
 
 /** Options of {@link createClaudeStreamParser}. */
 export interface ClaudeStreamParserOptions {
@@ -209,16 +210,6 @@ function textOf(content: unknown): string {
     .join("\n");
 }
 
-function asObject(value: unknown): Json | undefined {
-  return value !== null && typeof value === "object" && !Array.isArray(value)
-    ? value as Json
-    : undefined;
-}
-
 function asArray(value: unknown): Json[] {
   return Array.isArray(value) ? value.map(asObject).filter((b): b is Json => b !== undefined) : [];
-}
-
-function isNumber(value: unknown): value is number {
-  return typeof value === "number" && Number.isFinite(value);
 }

@@ -25,11 +25,12 @@ import type { TokenUsage } from "../schema/result.ts";
 import {
   type AgentStreamParser,
   type AgentTrace,
+  asObject,
+  isNumber,
+  type Json,
   parseEventLine,
   TraceBuilder,
 } from "./agent_trace.ts";
-
-type Json = Record<string, unknown>;
 
 /** Options of {@link createCodexStreamParser}. */
 export interface CodexStreamParserOptions {
@@ -257,14 +258,4 @@ function workspacePath(path: string, cwd: string | undefined): string {
 
 function asArray(value: unknown): Json[] {
   return Array.isArray(value) ? value.map(asObject).filter((v): v is Json => v !== undefined) : [];
-}
-
-function asObject(value: unknown): Json | undefined {
-  return value !== null && typeof value === "object" && !Array.isArray(value)
-    ? value as Json
-    : undefined;
-}
-
-function isNumber(value: unknown): value is number {
-  return typeof value === "number" && Number.isFinite(value);
 }

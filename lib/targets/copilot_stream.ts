@@ -20,11 +20,11 @@
 import {
   type AgentStreamParser,
   type AgentTrace,
+  asObject,
+  type Json,
   parseEventLine,
   TraceBuilder,
 } from "./agent_trace.ts";
-
-type Json = Record<string, unknown>;
 
 /**
  * Creates a parser for one Copilot CLI run.
@@ -135,12 +135,6 @@ export function createCopilotStreamParser(): AgentStreamParser {
       return trace;
     },
   };
-}
-
-function asObject(value: unknown): Json | undefined {
-  return value !== null && typeof value === "object" && !Array.isArray(value)
-    ? value as Json
-    : undefined;
 }
 
 function asArray(value: unknown): Json[] {

@@ -22,11 +22,12 @@ import type { TokenUsage } from "../schema/result.ts";
 import {
   type AgentStreamParser,
   type AgentTrace,
+  asObject,
+  isNumber,
+  type Json,
   parseEventLine,
   TraceBuilder,
 } from "./agent_trace.ts";
-
-type Json = Record<string, unknown>;
 
 /**
  * Creates a parser for one Gemini CLI run.
@@ -165,14 +166,4 @@ function agentMessage(value: unknown): string | undefined {
     } catch { /* not JSON: the text itself */ }
   }
   return wrapped;
-}
-
-function asObject(value: unknown): Json | undefined {
-  return value !== null && typeof value === "object" && !Array.isArray(value)
-    ? value as Json
-    : undefined;
-}
-
-function isNumber(value: unknown): value is number {
-  return typeof value === "number" && Number.isFinite(value);
 }

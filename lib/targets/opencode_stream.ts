@@ -24,11 +24,12 @@ import type { TokenUsage } from "../schema/result.ts";
 import {
   type AgentStreamParser,
   type AgentTrace,
+  asObject,
+  isNumber,
+  type Json,
   parseEventLine,
   TraceBuilder,
 } from "./agent_trace.ts";
-
-type Json = Record<string, unknown>;
 
 /**
  * Creates a parser for one opencode run.
@@ -154,14 +155,4 @@ export function createOpencodeStreamParser(): AgentStreamParser {
       return trace;
     },
   };
-}
-
-function asObject(value: unknown): Json | undefined {
-  return value !== null && typeof value === "object" && !Array.isArray(value)
-    ? value as Json
-    : undefined;
-}
-
-function isNumber(value: unknown): value is number {
-  return typeof value === "number" && Number.isFinite(value);
 }

@@ -21,11 +21,12 @@ import type { TokenUsage } from "../schema/result.ts";
 import {
   type AgentStreamParser,
   type AgentTrace,
+  asObject,
+  isNumber,
+  type Json,
   parseEventLine,
   TraceBuilder,
 } from "./agent_trace.ts";
-
-type Json = Record<string, unknown>;
 
 /** Options of {@link createPiStreamParser}. */
 export interface PiStreamParserOptions {
@@ -165,14 +166,4 @@ function resultText(result: Json | undefined): unknown {
     .filter((b) => b?.type === "text" && typeof b.text === "string")
     .map((b) => b!.text as string);
   return texts.length > 0 ? texts.join("\n") : result;
-}
-
-function asObject(value: unknown): Json | undefined {
-  return value !== null && typeof value === "object" && !Array.isArray(value)
-    ? value as Json
-    : undefined;
-}
-
-function isNumber(value: unknown): value is number {
-  return typeof value === "number" && Number.isFinite(value);
 }
