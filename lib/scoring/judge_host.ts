@@ -18,6 +18,7 @@
  * @module
  */
 import { fileURLToPath } from "node:url";
+import { ownModuleRun } from "../fs/own_module_run.ts";
 import { stripAnsi } from "../text/strip_ansi.ts";
 import { JUDGE_HOST_ARG, type JudgeHostRequest } from "./module_judge_host.ts";
 import type { ModuleJudgeResponse } from "./module_judge_worker.ts";
@@ -69,15 +70,9 @@ export function judgeHostCommand(spec: JudgeHostSpec): { program: string; args: 
         .map((name) => fileURLToPath(new URL(`./${name}`, here)))
       : [];
     args = [
-      "run",
-      "--quiet",
-      "--no-config",
-      "--no-lock",
-      "--no-prompt",
-      "--no-npm",
       // agentv itself loaded from JSR loads its host and worker from there too; the judge's
       // own remote imports are still refused (its worker has `import: false`).
-      ...(here.protocol === "file:" ? ["--no-remote"] : []),
+      ...ownModuleRun(here),
       "--unstable-worker-options",
       `--v8-flags=--max-old-space-size=${spec.maxMemoryMb}`,
       `--allow-read=${list([...spec.read, ...own])}`,

@@ -23,6 +23,7 @@
  */
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { ownModuleRun } from "../fs/own_module_run.ts";
 import { bwrapArgs, type SandboxMount } from "./sandbox_bwrap.ts";
 import { dockerPlan, dockerRunArgs, stopContainer, trackContainer } from "./sandbox_docker.ts";
 import { hiddenRoots, isInside, locateProgram, programMounts, realPath } from "./sandbox_paths.ts";
@@ -106,13 +107,7 @@ function forwarderCommand(): { argv: string[]; files: string[] } {
   return {
     argv: [
       program,
-      "run",
-      "--quiet",
-      "--no-config",
-      "--no-lock",
-      "--no-prompt",
-      "--no-npm",
-      "--no-remote",
+      ...ownModuleRun(module),
       "--allow-net",
       `--allow-read=${SOCKETS_INSIDE}`,
       `--allow-write=${SOCKETS_INSIDE}`,

@@ -7,6 +7,7 @@
  * @module
  */
 import { fileURLToPath } from "node:url";
+import { ownModuleRun } from "../fs/own_module_run.ts";
 import { type Endpoint, formatEndpoint } from "./sandbox_endpoint.ts";
 import { RELAY_ARG, type RelayRoute } from "./sandbox_relay.ts";
 
@@ -40,13 +41,7 @@ export function relayCommand(routes: readonly RelayRoute[]): string[] {
   }
   return [
     program,
-    "run",
-    "--quiet",
-    "--no-config",
-    "--no-lock",
-    "--no-prompt",
-    "--no-npm",
-    ...(module.protocol === "file:" ? ["--no-remote"] : []),
+    ...ownModuleRun(module),
     `--allow-net=${list([...sockets.map((s) => `unix:${s}`), ...addresses])}`,
     `--allow-read=${list(sockets)}`,
     `--allow-write=${list(sockets)}`,
