@@ -30,7 +30,7 @@ export async function findDatasetRoot(
   const start = dirname(resolve(file));
   let dir = start;
   while (true) {
-    if (await exists(join(dir, ".agentv")) || await exists(join(dir, ".git"))) return dir;
+    if (await pathExists(join(dir, ".agentv")) || await pathExists(join(dir, ".git"))) return dir;
     const parent = dirname(dir);
     if (parent === dir) return start;
     dir = parent;
@@ -270,7 +270,8 @@ async function readTextFile(
   return { text };
 }
 
-async function exists(path: string): Promise<boolean> {
+/** Whether anything is at `path` (not followed: a dangling link is there too). */
+export async function pathExists(path: string): Promise<boolean> {
   try {
     await Deno.lstat(path);
     return true;

@@ -10,7 +10,7 @@
  * @module
  */
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
-import { isInside } from "../fs/resolve.ts";
+import { isInside, pathExists } from "../fs/resolve.ts";
 import type { EvalCase } from "../schema/eval_case.ts";
 import { AGENT_PROVIDERS } from "../schema/targets.ts";
 import type { WorkspaceChanges } from "../schema/workspace.ts";
@@ -228,15 +228,6 @@ function processAlive(pid: number): boolean {
   }
 }
 
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.lstat(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /**
  * Removes the temp workspace folders (`agentv-ws-<pid>-*`) of runs whose process is gone (a
  * crash, `kill -9`). Returns the folders removed.
@@ -262,7 +253,7 @@ export async function removeStaleWorkspaces(tempDir: string): Promise<string[]> 
       if (pid === Deno.pid || processAlive(pid)) continue;
       const path = join(tempDir, entry.name);
       await removeQuietly(path);
-      if (!(await exists(path))) removed.push(path);
+      if (!(await pathExists(path))) removed.push(path);
     }
   } catch {
     // The temp folder cannot be listed: nothing to clean.

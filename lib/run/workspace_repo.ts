@@ -14,7 +14,7 @@
  */
 import { basename, join } from "node:path";
 import { type RepoLocation, repoLocation } from "../dataset/workspace_settings.ts";
-import { isInside } from "../fs/resolve.ts";
+import { isInside, pathExists } from "../fs/resolve.ts";
 import type { WorkspaceRepo } from "../schema/workspace_repo.ts";
 import { tail } from "../scoring/script_process.ts";
 import { type GitRun, gitText, runGit } from "./git.ts";
@@ -74,15 +74,6 @@ async function hasCommit(mirror: string, commit: string, options: RepoCacheOptio
   return run.code === 0;
 }
 
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.lstat(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** Clones the mirror (into a temp folder renamed into place, so a crash leaves no half mirror). */
 async function cloneMirror(source: RepoSource, mirror: string, options: RepoCacheOptions) {
   await Deno.mkdir(options.dir, { recursive: true });
@@ -96,7 +87,7 @@ async function cloneMirror(source: RepoSource, mirror: string, options: RepoCach
     });
     if (run.code !== 0) throw failed(`Could not clone workspace_repo '${from}'`, run);
     await Deno.rename(temp, mirror).catch(async (e) => {
-      if (!(await exists(mirror))) throw e; // another agentv put it there first: use that one
+      if (!(await pathExists(mirror))) throw e; // another agentv put it there first: use that one
     });
   } finally {
     await Deno.remove(temp, { recursive: true }).catch(() => {});
@@ -132,7 +123,7 @@ async function fetchCommit(source: RepoSource, mirror: string, options: RepoCach
 export async function prepareMirror(source: RepoSource, options: RepoCacheOptions) {
   const mirror = await mirrorPath(source, options.dir);
   const ready = (chains.get(mirror) ?? Promise.resolve()).catch(() => {}).then(async () => {
-    if (!(await exists(mirror))) await cloneMirror(source, mirror, options);
+    if (!(await pathExists(mirror))) await cloneMirror(source, mirror, options);
     if (!(await hasCommit(mirror, source.commit, options))) {
       await fetchCommit(source, mirror, options);
     }
