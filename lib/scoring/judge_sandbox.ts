@@ -7,7 +7,12 @@
  *
  * @module
  */
-import { runScript, type RunScriptOptions, type ScriptRun } from "./script_process.ts";
+import {
+  runScript,
+  type RunScriptOptions,
+  type ScriptRun,
+  spawnFailure,
+} from "./script_process.ts";
 import type { CommandPermit } from "../targets/consent.ts";
 import { type OpenSandbox, openSandbox } from "../targets/sandbox_launch.ts";
 import { endpointOfUrl, type SandboxPolicy, sandboxPolicy } from "../targets/sandbox_policy.ts";
@@ -63,14 +68,7 @@ export async function runJudgeScript(
     const reason = error instanceof Deno.errors.NotFound
       ? `'${permit.argv[0]}' was not found`
       : (error as Error).message;
-    return {
-      code: -1,
-      stdout: "",
-      stderr: "",
-      timedOut: false,
-      aborted: false,
-      spawnError: reason,
-    };
+    return spawnFailure(reason);
   } finally {
     await box?.close();
   }

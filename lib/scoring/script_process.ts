@@ -73,6 +73,11 @@ async function collect(stream: ReadableStream<Uint8Array>, cap: number): Promise
   return new TextDecoder().decode(bytes).replaceAll("\r\n", "\n");
 }
 
+/** The run of a script that could not be started (`reason` says why). */
+export function spawnFailure(reason: string): ScriptRun {
+  return { code: -1, stdout: "", stderr: "", timedOut: false, aborted: false, spawnError: reason };
+}
+
 /**
  * Runs the argv of `permit` (no shell; see `targets/consent.ts`: only the run's consent makes a
  * permit, for a need its gate listed) with `stdin`, returning its exit status and output. Never
@@ -106,14 +111,7 @@ export async function runScript(
       detached: posix,
     }).spawn();
   } catch (e) {
-    return {
-      code: -1,
-      stdout: "",
-      stderr: "",
-      timedOut: false,
-      aborted: false,
-      spawnError: e instanceof Error ? e.message : String(e),
-    };
+    return spawnFailure(e instanceof Error ? e.message : String(e));
   }
   const killAll = () => {
     try {
