@@ -80,3 +80,30 @@ export async function runAgentProject(options: AgentProject): Promise<AgentRun> 
 export function toolCalls(row: ResultRow): ToolCall[] {
   return row.output_messages.flatMap((m) => m.tool_calls ?? []);
 }
+
+/**
+ * The case every agent CLI's end-to-end test runs: read `greeting.txt` and change it to say
+ * hello, world, graded by a `tool_trajectory` over the agent's own tool names (`steps`, in
+ * order, with each status) and a `file_changes` check that only the greeting changed.
+ */
+export function shellAndEditCase(steps: readonly [tool: string, status: "ok" | "error"][]): string {
+  return `evalcases:
+  - id: edit-greeting
+    expected_outcome: The greeting says hello, world
+    input: Read greeting.txt, then change it to say hello, world.
+    execution:
+      workspace_template: ../template
+    evaluators:
+      - name: steps
+        type: tool_trajectory
+        mode: in_order
+        expected:
+${
+    steps.map(([tool, status]) => `          - {tool: ${tool}, status: ${status}}\n`).join("")
+  }      - name: files
+        type: file_changes
+        expected:
+          - {path: greeting.txt, change: modified, contains: "hello, world"}
+        allow_other_changes: false
+`;
+}

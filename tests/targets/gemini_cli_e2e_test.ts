@@ -6,7 +6,7 @@
  * scripted tools for real in each case's workspace.
  */
 import assert from "node:assert/strict";
-import { runAgentProject, toolCalls as calls } from "../_helpers/agent_run.ts";
+import { runAgentProject, shellAndEditCase, toolCalls as calls } from "../_helpers/agent_run.ts";
 import { join } from "node:path";
 import { locateAgentCli } from "../_helpers/agent_clis.ts";
 import {
@@ -88,26 +88,10 @@ const SHELL_AND_EDIT: ScriptedGeminiTurn[] = [
   },
 ];
 
-const SHELL_AND_EDIT_CASE = `evalcases:
-  - id: edit-greeting
-    expected_outcome: The greeting says hello, world
-    input: Read greeting.txt, then change it to say hello, world.
-    execution:
-      workspace_template: ../template
-    evaluators:
-      - name: steps
-        type: tool_trajectory
-        mode: in_order
-        expected:
-          - {tool: run_shell_command, status: ok}
-          - {tool: replace, status: ok}
-          - {tool: read_file, status: error}
-      - name: files
-        type: file_changes
-        expected:
-          - {path: greeting.txt, change: modified, contains: "hello, world"}
-        allow_other_changes: false
-`;
+const SHELL_AND_EDIT_CASE = shellAndEditCase([["run_shell_command", "ok"], ["replace", "ok"], [
+  "read_file",
+  "error",
+]]);
 
 Deno.test({
   name:

@@ -7,7 +7,7 @@
  * case's workspace.
  */
 import assert from "node:assert/strict";
-import { runAgentProject, toolCalls as calls } from "../_helpers/agent_run.ts";
+import { runAgentProject, shellAndEditCase, toolCalls as calls } from "../_helpers/agent_run.ts";
 import { join } from "node:path";
 import { locateAgentCli } from "../_helpers/agent_clis.ts";
 import {
@@ -101,26 +101,7 @@ const SHELL_AND_EDIT: ScriptedChatTurn[] = [
   { text: "The greeting says hello, world now.", usage: USAGE[2] },
 ];
 
-const SHELL_AND_EDIT_CASE = `evalcases:
-  - id: edit-greeting
-    expected_outcome: The greeting says hello, world
-    input: Read greeting.txt, then change it to say hello, world.
-    execution:
-      workspace_template: ../template
-    evaluators:
-      - name: steps
-        type: tool_trajectory
-        mode: in_order
-        expected:
-          - {tool: bash, status: ok}
-          - {tool: edit, status: ok}
-          - {tool: bash, status: error}
-      - name: files
-        type: file_changes
-        expected:
-          - {path: greeting.txt, change: modified, contains: "hello, world"}
-        allow_other_changes: false
-`;
+const SHELL_AND_EDIT_CASE = shellAndEditCase([["bash", "ok"], ["edit", "ok"], ["bash", "error"]]);
 
 Deno.test({
   name:
