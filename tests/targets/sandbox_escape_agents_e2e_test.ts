@@ -63,19 +63,33 @@ async function geminiEscape(s: Tree, port: number, sandbox: Sandbox): Promise<Es
   return { row, modelCalls: server.requests.length };
 }
 
-/** The escape script through Qwen Code (`run_shell_command`). */
-async function qwenEscape(s: Tree, port: number, sandbox: Sandbox): Promise<EscapeRun> {
-  await using server = startChatSseServer({
+/**
+ * A chat-completions server that asks for every escape attempt through the agent's shell tool
+ * `tool` (with `extra` arguments), then says it is done.
+ */
+function escapeServer(
+  s: Tree,
+  port: number,
+  sandbox: Sandbox,
+  tool: string,
+  extra: Record<string, string> = {},
+) {
+  return startChatSseServer({
     turns: [
       {
         toolCalls: escapeAttempts(s, etcOf(s, sandbox), port).map((command) => ({
-          name: "run_shell_command",
-          arguments: { command, description: "Try" },
+          name: tool,
+          arguments: { command, ...extra },
         })),
       },
       { text: "Done trying." },
     ],
   });
+}
+
+/** The escape script through Qwen Code (`run_shell_command`). */
+async function qwenEscape(s: Tree, port: number, sandbox: Sandbox): Promise<EscapeRun> {
+  await using server = escapeServer(s, port, sandbox, "run_shell_command", { description: "Try" });
   const row = await runEscapeCase(
     targetsYaml({
       provider: "qwen-code",
@@ -97,17 +111,7 @@ async function qwenEscape(s: Tree, port: number, sandbox: Sandbox): Promise<Esca
 
 /** The escape script through Copilot CLI (`bash`), its own path checks off. */
 async function copilotEscape(s: Tree, port: number, sandbox: Sandbox): Promise<EscapeRun> {
-  await using server = startChatSseServer({
-    turns: [
-      {
-        toolCalls: escapeAttempts(s, etcOf(s, sandbox), port).map((command) => ({
-          name: "bash",
-          arguments: { command, description: "Try", mode: "sync" },
-        })),
-      },
-      { text: "Done trying." },
-    ],
-  });
+  await using server = escapeServer(s, port, sandbox, "bash", { description: "Try", mode: "sync" });
   const row = await runEscapeCase(
     targetsYaml({
       provider: "copilot-cli",
@@ -131,17 +135,7 @@ async function copilotEscape(s: Tree, port: number, sandbox: Sandbox): Promise<E
 
 /** The escape script through opencode (`bash`), its own permission to leave the project given. */
 async function opencodeEscape(s: Tree, port: number, sandbox: Sandbox): Promise<EscapeRun> {
-  await using server = startChatSseServer({
-    turns: [
-      {
-        toolCalls: escapeAttempts(s, etcOf(s, sandbox), port).map((command) => ({
-          name: "bash",
-          arguments: { command, description: "Try" },
-        })),
-      },
-      { text: "Done trying." },
-    ],
-  });
+  await using server = escapeServer(s, port, sandbox, "bash", { description: "Try" });
   const config = {
     permission: { external_directory: "allow" },
     provider: {
@@ -175,15 +169,7 @@ async function opencodeEscape(s: Tree, port: number, sandbox: Sandbox): Promise<
 
 /** The escape script through pi (`bash`). */
 async function piEscape(s: Tree, port: number, sandbox: Sandbox): Promise<EscapeRun> {
-  await using server = startChatSseServer({
-    turns: [
-      {
-        toolCalls: escapeAttempts(s, etcOf(s, sandbox), port)
-          .map((command) => ({ name: "bash", arguments: { command } })),
-      },
-      { text: "Done trying." },
-    ],
-  });
+  await using server = escapeServer(s, port, sandbox, "bash");
   const row = await runEscapeCase(
     targetsYaml({
       provider: "pi",
