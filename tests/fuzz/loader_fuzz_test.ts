@@ -12,23 +12,12 @@ import { EvalLoadError } from "../../lib/dataset/errors.ts";
 import { loadEvalCases } from "../../lib/dataset/load_eval_cases.ts";
 import { validateEvalFile } from "../../lib/dataset/validate_eval_file.ts";
 import { DiagnosticSchema, EvalCaseSchema } from "../../lib/schema/eval_case.ts";
+import { createRng } from "../../lib/compare/statistics.ts";
 
 const FIXTURES = fileURLToPath(new URL("../../fixtures/", import.meta.url));
 const SEED = Number(Deno.env.get("AGENTV_FUZZ_SEED") ?? 20260121);
 const COUNT = Number(Deno.env.get("AGENTV_FUZZ_COUNT") ?? 3000);
 const MAX_SOURCE_BYTES = 32 * 1024;
-
-/** mulberry32: a small, fast, seedable PRNG. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Fragments that tend to break parsers and validators in interesting ways. */
 const TOKENS = [
@@ -184,7 +173,7 @@ Deno.test({
   fn: async () => {
     const sources = await fixtureFiles();
     assert.ok(sources.length >= 10, `found ${sources.length} fixture files`);
-    const random = prng(SEED);
+    const random = createRng(SEED);
     const tmp = await Deno.makeTempDir({ prefix: "agentv_fuzz_" });
     await Deno.mkdir(join(tmp, ".agentv"));
     const sandbox = new Sandbox(tmp);

@@ -12,18 +12,7 @@ import {
   linearRegexProblem,
   loadLinearRegex,
 } from "../../lib/text/linear_regex.ts";
-
-/** mulberry32: a small, fast, seedable PRNG. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { createRng } from "../../lib/compare/statistics.ts";
 
 /** Pieces of patterns: plain ones, and the ones either engine reads differently or rejects. */
 const TOKENS = [
@@ -170,7 +159,7 @@ function engineAccepts(pattern: string, flags: string): boolean {
 
 Deno.test("every generated pattern isPlainPattern accepts compiles in JavaScript and in the linear-time engine", async () => {
   await loadLinearRegex();
-  const random = prng(20261127);
+  const random = createRng(20261127);
   let plain = 0;
   for (let n = 0; n < 300_000; n++) {
     const { pattern, flags } = generate(random);
@@ -186,7 +175,7 @@ Deno.test("every generated pattern isPlainPattern accepts compiles in JavaScript
 
 Deno.test("linearRegexProblem() gives the engines' verdict on generated patterns, plain or not", async () => {
   await loadLinearRegex();
-  const random = prng(7);
+  const random = createRng(7);
   for (let n = 0; n < 20_000; n++) {
     const { pattern, flags } = generate(random);
     const problem = linearRegexProblem(pattern, flags);
