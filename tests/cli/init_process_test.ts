@@ -5,21 +5,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { tempTree } from "../_helpers/temp_tree.ts";
 import { REPO_ROOT } from "./_buffer_io.ts";
-
-/** Every file under `dir` (relative, `/`-separated, sorted). */
-async function listFiles(dir: string, prefix = ""): Promise<string[]> {
-  const out: string[] = [];
-  for await (const entry of Deno.readDir(join(dir, prefix))) {
-    const rel = prefix === "" ? entry.name : `${prefix}/${entry.name}`;
-    if (entry.isDirectory) out.push(...await listFiles(dir, rel));
-    else out.push(rel);
-  }
-  return out.sort();
-}
-
-function jsonlRows(text: string): Record<string, unknown>[] {
-  return text.split("\n").filter((line) => line.trim() !== "").map((line) => JSON.parse(line));
-}
+import { jsonlRows, listFiles } from "./_files.ts";
 
 Deno.test("real processes: agentv init && agentv run in an empty folder exit 0", async () => {
   await using tree = await tempTree({});

@@ -13,6 +13,7 @@ import { generateCommand } from "../../lib/cli/generate.ts";
 import denoJson from "../../deno.json" with { type: "json" };
 import { tempTree } from "../_helpers/temp_tree.ts";
 import { createBufferIO, REPO_ROOT } from "./_buffer_io.ts";
+import { jsonlRows, listFiles } from "./_files.ts";
 
 const COMMANDS = [initCommand, runCommand, validateCommand, generateCommand];
 const FILES = initFiles({ version: denoJson.version }).map((f) => f.path);
@@ -25,21 +26,6 @@ async function agentv(args: string[], cwd: string) {
 
 async function exists(path: string): Promise<boolean> {
   return await Deno.lstat(path).then(() => true, () => false);
-}
-
-/** Every file under `dir` (relative, `/`-separated, sorted). */
-async function listFiles(dir: string, prefix = ""): Promise<string[]> {
-  const out: string[] = [];
-  for await (const entry of Deno.readDir(join(dir, prefix))) {
-    const rel = prefix === "" ? entry.name : `${prefix}/${entry.name}`;
-    if (entry.isDirectory) out.push(...await listFiles(dir, rel));
-    else out.push(rel);
-  }
-  return out.sort();
-}
-
-function jsonlRows(text: string): Record<string, unknown>[] {
-  return text.split("\n").filter((line) => line.trim() !== "").map((line) => JSON.parse(line));
 }
 
 Deno.test("agentv init writes the project files into the current folder and prints next steps", async () => {
