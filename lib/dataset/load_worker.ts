@@ -59,7 +59,7 @@ async function handle(request: WorkerRequest): Promise<unknown> {
     return await loadEvalFile(path, { root, verbose });
   }
   if (request.op === "targets") {
-    const { definitions, ...verdict } = await verdictLoader(request.check ?? { cwd: root })(
+    const { definitions, ...verdict } = await verdictLoader(request.check ?? { cwd: root }, true)(
       path,
       root,
     );
@@ -106,11 +106,16 @@ async function handle(request: WorkerRequest): Promise<unknown> {
 
 const loaders = new Map<string, (evalFile: string, root: string) => Promise<TargetsVerdict>>();
 
-/** One verdict loader per set of options, so each targets file is read once per worker. */
+/**
+ * One verdict loader per set of options, so each targets file is read once per worker. With
+ * `definitions` (a `targets` request: `validate`'s second worker posts them to the consent
+ * listing, see `TargetsReading`), each verdict holds the file's definitions too.
+ */
 function verdictLoader(
   check: TargetCheck,
+  definitions = false,
 ): (evalFile: string, root: string) => Promise<TargetsVerdict> {
-  const key = JSON.stringify([check.targetsFile, check.targetOverride, check.cwd]);
+  const key = JSON.stringify([check.targetsFile, check.targetOverride, check.cwd, definitions]);
   let loader = loaders.get(key);
   if (!loader) {
     // The check (and the targets schema) is imported on first use, then kept.
@@ -121,8 +126,7 @@ function verdictLoader(
       m.createTargetsVerdictLoader({
         ...(check.targetsFile !== undefined ? { targetsFile: check.targetsFile } : {}),
         displayPath: (p) => displayPath(p, check.cwd),
-        // `validate`'s second worker posts them to the consent listing (see `TargetsReading`).
-        definitions: true,
+        definitions,
       })
     );
     loader = async (evalFile, root) => (await loading)(evalFile, root);
